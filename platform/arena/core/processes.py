@@ -1,0 +1,111 @@
+"""A tiny supervisor for `make run`: the site, a Celery worker and Celery beat as
+separate processes, stopped together on Ctrl-C."""
+
+from __future__ import annotations
+
+import os
+import signal
+import subprocess
+import sys
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from pathlib import Path
+
+
+@dataclass
+class Child:
+    name: str
+    argv: list[str]
+    process: subprocess.Popen[bytes] | None = field(default=None, repr=False)
+
+    def start(self, cwd: Path, env: dict[str, str]) -> None:
+        # A new session keeps the terminal's Ctrl-C away from the children, so that the
+        # supervisor decides the order and the grace of the shutdown.
+        self.process = subprocess.Popen(self.argv, cwd=cwd, env=env, start_new_session=True)
+
+    def exited(self) -> int | None:
+        return None if self.process is None else self.process.poll()
+
+    def terminate(self) -> None:
+        if self.process is not None and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGTERM)
+
+    def wait_or_kill(self, deadline: float) -> None:
+        if self.process is None:
+            return
+        try:
+            self.process.wait(timeout=max(0.1, deadline - time.monotonic()))
+        except subprocess.TimeoutExpired:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait()
+
+
+def arena_children(*, host: str, port: int, concurrency: int, var_dir: Path) -> list[Child]:
+    python = sys.executable
+    manage = str(Path(__file__).resolve().parents[3] / "manage.py")
+    celery = [python, "-m", "celery", "-A", "arena"]
+    return [
+        Child("web", [python, manage, "runserver", "--noreload", f"{host}:{port}"]),
+        Child(
+            "worker",
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                f"--concurrency={concurrency}",
+                "--hostname=worker@%h",
+            ],
+        ),
+        Child(
+            "beat",
+            [
+                *celery,
+                "beat",
+                "--loglevel=INFO",
+                f"--schedule={var_dir / 'celery' / 'beat-schedule'}",
+            ],
+        ),
+    ]
+
+
+def supervise(
+    children: list[Child],
+    *,
+    cwd: Path,
+    announce: Callable[[str], None],
+    grace_seconds: float = 20.0,
+) -> int:
+    """Start every child, wait until Ctrl-C or until one dies, then stop them all."""
+    env = dict(os.environ)
+    stop_requested = False
+
+    def request_stop(signum: int, frame: object) -> None:
+        nonlocal stop_requested
+        stop_requested = True
+
+    previous = {sig: signal.signal(sig, request_stop) for sig in (signal.SIGINT, signal.SIGTERM)}
+    exit_code = 0
+    try:
+        for child in children:
+            child.start(cwd, env)
+        while not stop_requested:
+            for child in children:
+                code = child.exited()
+                if code is not None:
+                    announce(f"{child.name} exited with status {code}; stopping everything.")
+                    exit_code = code or 1
+                    stop_requested = True
+                    break
+            time.sleep(0.3)
+    finally:
+        announce("Stopping: web, worker and beat…")
+        deadline = time.monotonic() + grace_seconds
+        for child in children:
+            child.terminate()
+        for child in children:
+            child.wait_or_kill(deadline)
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    announce("Stopped cleanly.")
+    return exit_code

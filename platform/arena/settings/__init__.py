@@ -1,0 +1,1 @@
+"""Settings: `base` holds everything, `production` and `test` only adjust it."""

@@ -1,0 +1,22 @@
+"""Test settings: base plus a fast password hasher. The database and broker still
+come from the environment, so CI runs the suite against PostgreSQL and Redis."""
+
+from .base import *  # noqa: F403
+
+PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
+
+# Keep test traffic apart from a `make run` on the same machine: its own queue, and
+# its own folders for the embedded broker and results.
+CELERY_TASK_DEFAULT_QUEUE = "arena-test"
+if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
+    _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405
+    ensure_dirs(_test_broker, _test_broker.parent / "processed", _test_broker.parent / "results")  # noqa: F405
+    CELERY_BROKER_TRANSPORT_OPTIONS = {
+        "data_folder_in": str(_test_broker),
+        "data_folder_out": str(_test_broker),
+        "processed_folder": str(VAR_DIR / "celery-test" / "processed"),  # noqa: F405
+        "store_processed": False,
+    }
+if CELERY_RESULT_BACKEND.startswith("file://"):  # noqa: F405
+    CELERY_RESULT_BACKEND = f"file://{VAR_DIR / 'celery-test' / 'results'}"  # noqa: F405
+MEDIA_ROOT = VAR_DIR / "test-media"  # noqa: F405

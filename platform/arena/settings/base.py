@@ -35,6 +35,12 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "arena.core",
+    "arena.accounts",
+    "arena.bots",
+    "arena.matches",
+    "arena.ratings",
+    "arena.tournaments",
+    "arena.replays",
 ]
 
 MIDDLEWARE = [

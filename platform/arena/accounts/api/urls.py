@@ -1,0 +1,3 @@
+"""REST API routes of the accounts app."""
+
+urlpatterns: list = []

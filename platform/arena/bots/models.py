@@ -1,0 +1,80 @@
+"""Bots and their immutable versions.
+
+A bot belongs to one user and has a globally unique name. Every upload is a new
+`BotVersion`; its code never changes after upload (`sha256` proves it). At most one
+version per bot is `active`: the one that plays on the ladders.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.db import models
+from django.db.models import Q
+
+
+def bot_code_path(version: BotVersion, filename: str) -> str:
+    # Never trust the uploaded file name for the storage path.
+    suffix = "zip" if version.kind == BotVersion.Kind.ZIP else "py"
+    return f"bots/{version.bot_id}/{version.number}-{version.sha256[:16]}.{suffix}"
+
+
+class Bot(models.Model):
+    owner = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.CASCADE, related_name="bots"
+    )
+    name = models.CharField(max_length=40, unique=True)
+    description = models.CharField(max_length=500, blank=True)
+    is_example = models.BooleanField(
+        default=False, help_text="One of the platform's example bots (bots_examples/)."
+    )
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class BotVersion(models.Model):
+    class Status(models.TextChoices):
+        PENDING = "pending", "Pending"
+        QUALIFYING = "qualifying", "Qualifying"
+        ACTIVE = "active", "Active"
+        FAILED = "failed", "Failed"
+        RETIRED = "retired", "Retired"
+
+    class Kind(models.TextChoices):
+        PY = "py", "Single .py file"
+        ZIP = "zip", "Zip archive with main.py"
+
+    bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
+    number = models.PositiveIntegerField()
+    kind = models.CharField(max_length=3, choices=Kind.choices)
+    code = models.FileField(upload_to=bot_code_path, max_length=200)
+    original_filename = models.CharField(max_length=255, blank=True)
+    sha256 = models.CharField(max_length=64)
+    size = models.PositiveIntegerField()
+    status = models.CharField(
+        max_length=12, choices=Status.choices, default=Status.PENDING, db_index=True
+    )
+    # Why the version is not (or no longer) playing: a failed qualification's fault,
+    # or the reason it was taken off the ladder. Shown to the owner.
+    status_reason = models.TextField(blank=True)
+    # The qualification match's outcome: faults, the bot's stderr tail, timings.
+    qualification = models.JSONField(default=dict, blank=True)
+    consecutive_faulted_matches = models.PositiveIntegerField(default=0)
+    created_at = models.DateTimeField(auto_now_add=True)
+    qualified_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["bot", "-number"]
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "number"], name="bot_version_number_unique"),
+            models.UniqueConstraint(
+                fields=["bot"], condition=Q(status="active"), name="one_active_version_per_bot"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"{self.bot.name} v{self.number}"

@@ -1,0 +1,134 @@
+"""Competitions (ladders), matches, the seats of a match and the games played.
+
+The database is the source of truth for jobs: a queued Celery message carries only
+a match id, and a worker claims the row (state + lease) before playing it.
+"""
+
+from __future__ import annotations
+
+from django.conf import settings
+from django.core.validators import MaxValueValidator, MinValueValidator
+from django.db import models
+
+
+class Competition(models.Model):
+    """A ladder for one ruleset and one table size, with its own ratings."""
+
+    slug = models.SlugField(max_length=50, unique=True)
+    name = models.CharField(max_length=100)
+    ruleset = models.JSONField(help_text="The engine ruleset, every option spelled out.")
+    seats = models.PositiveSmallIntegerField(
+        validators=[MinValueValidator(2), MaxValueValidator(8)]
+    )
+    games_per_match = models.PositiveSmallIntegerField(default=4)
+    is_default = models.BooleanField(default=False)
+    ladder_enabled = models.BooleanField(default=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["-is_default", "name"]
+
+    def __str__(self) -> str:
+        return self.name
+
+
+class Match(models.Model):
+    class State(models.TextChoices):
+        QUEUED = "queued", "Queued"
+        RUNNING = "running", "Running"
+        DONE = "done", "Done"
+        FAILED = "failed", "Failed"
+
+    class Kind(models.TextChoices):
+        LADDER = "ladder", "Ladder"
+        CHALLENGE = "challenge", "Challenge"
+        TOURNAMENT = "tournament", "Tournament"
+
+    kind = models.CharField(max_length=12, choices=Kind.choices)
+    competition = models.ForeignKey(
+        Competition, on_delete=models.PROTECT, related_name="matches", null=True, blank=True
+    )
+    tournament = models.ForeignKey(
+        "tournaments.Tournament",
+        on_delete=models.CASCADE,
+        related_name="matches",
+        null=True,
+        blank=True,
+    )
+    rated = models.BooleanField(default=True)
+    ruleset = models.JSONField()
+    games_planned = models.PositiveSmallIntegerField()
+    seed = models.BigIntegerField()
+    state = models.CharField(
+        max_length=8, choices=State.choices, default=State.QUEUED, db_index=True
+    )
+    attempts = models.PositiveSmallIntegerField(default=0)
+    worker = models.CharField(max_length=200, blank=True)
+    lease_expires_at = models.DateTimeField(null=True, blank=True)
+    error = models.TextField(blank=True)
+    backend = models.CharField(max_length=16, blank=True)
+    created_by = models.ForeignKey(
+        settings.AUTH_USER_MODEL, on_delete=models.SET_NULL, null=True, blank=True, related_name="+"
+    )
+    created_at = models.DateTimeField(auto_now_add=True, db_index=True)
+    started_at = models.DateTimeField(null=True, blank=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        ordering = ["-created_at", "-id"]
+        indexes = [models.Index(fields=["state", "lease_expires_at"])]
+
+    def __str__(self) -> str:
+        return f"match {self.pk} ({self.kind}, {self.state})"
+
+
+class MatchSeat(models.Model):
+    """One bot (at one version) taking part in a match; `index` is its place in the
+    match's bot list, which the game seating rotates."""
+
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    index = models.PositiveSmallIntegerField()
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="match_seats")
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="match_seats"
+    )
+    wins = models.PositiveSmallIntegerField(default=0)
+    games = models.PositiveSmallIntegerField(default=0)
+    faults = models.PositiveSmallIntegerField(default=0)
+    rank_sum = models.PositiveIntegerField(default=0)
+    fault_reasons = models.JSONField(default=list, blank=True)
+
+    class Meta:
+        ordering = ["match", "index"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "index"], name="match_seat_index_unique"),
+        ]
+        indexes = [models.Index(fields=["bot", "-match"])]
+
+    def __str__(self) -> str:
+        return f"{self.match_id}#{self.index} {self.bot_version}"
+
+
+class Game(models.Model):
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    number = models.PositiveSmallIntegerField()
+    # seating[s] = MatchSeat.index sitting at table seat s in this game.
+    seating = models.JSONField()
+    # ranks[i] = place of MatchSeat.index i (1 = winner, shared places allowed).
+    ranks = models.JSONField()
+    winner_index = models.PositiveSmallIntegerField(null=True)
+    turns = models.PositiveIntegerField()
+    adjudicated = models.BooleanField(default=False)
+    faults = models.JSONField(default=list, blank=True)
+    # The REPLAY.md log (with timing and stderr), zlib-compressed JSON.
+    log_compressed = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["match", "number"]
+        constraints = [
+            models.UniqueConstraint(fields=["match", "number"], name="game_number_unique"),
+        ]
+
+    def __str__(self) -> str:
+        return f"match {self.match_id} game {self.number}"

@@ -1,0 +1,46 @@
+"""Elo ratings per bot per competition, and every change for history charts."""
+
+from __future__ import annotations
+
+from django.db import models
+
+
+class Rating(models.Model):
+    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="ratings")
+    competition = models.ForeignKey(
+        "matches.Competition", on_delete=models.CASCADE, related_name="ratings"
+    )
+    elo = models.FloatField(default=1500.0)
+    games = models.PositiveIntegerField(default=0)
+    wins = models.PositiveIntegerField(default=0)
+    rank_sum = models.PositiveIntegerField(default=0)
+    last_played_at = models.DateTimeField(null=True, blank=True)
+
+    class Meta:
+        constraints = [
+            models.UniqueConstraint(fields=["bot", "competition"], name="rating_bot_competition"),
+        ]
+        indexes = [models.Index(fields=["competition", "-elo"])]
+
+    def __str__(self) -> str:
+        return f"{self.bot} in {self.competition}: {self.elo:.0f}"
+
+
+class RatingChange(models.Model):
+    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    game = models.ForeignKey(
+        "matches.Game", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    bot_version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="rating_changes"
+    )
+    before = models.FloatField()
+    after = models.FloatField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["id"]
+        indexes = [models.Index(fields=["rating", "id"])]
+
+    def __str__(self) -> str:
+        return f"{self.rating}: {self.before:.0f} -> {self.after:.0f}"

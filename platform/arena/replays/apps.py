@@ -1,0 +1,6 @@
+from django.apps import AppConfig
+
+
+class ReplaysConfig(AppConfig):
+    name = "arena.replays"
+    label = "replays"

@@ -15,6 +15,7 @@ if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
         "data_folder_in": str(_test_broker),
         "data_folder_out": str(_test_broker),
         "processed_folder": str(VAR_DIR / "celery-test" / "processed"),  # noqa: F405
+        "control_folder": str(VAR_DIR / "celery-test" / "control"),  # noqa: F405
         "store_processed": False,
     }
 if CELERY_RESULT_BACKEND.startswith("file://"):  # noqa: F405

@@ -14,7 +14,13 @@ class Rating(models.Model):
     games = models.PositiveIntegerField(default=0)
     wins = models.PositiveIntegerField(default=0)
     rank_sum = models.PositiveIntegerField(default=0)
+    # Sum of the bot's mean pairwise score per game (a win at a 2-seat table is 1,
+    # second of four is 2/3): the score fraction behind the rating's interval.
+    score_sum = models.FloatField(default=0.0)
     last_played_at = models.DateTimeField(null=True, blank=True)
+    # The latest ratings after each game (oldest first), kept on the row so that a
+    # leaderboard page shows trend lines without reading the change history.
+    trend = models.JSONField(default=list, blank=True)
 
     class Meta:
         constraints = [
@@ -24,6 +30,10 @@ class Rating(models.Model):
 
     def __str__(self) -> str:
         return f"{self.bot} in {self.competition}: {self.elo:.0f}"
+
+    @property
+    def score_fraction(self) -> float:
+        return self.score_sum / self.games if self.games else 0.5
 
 
 class RatingChange(models.Model):

@@ -1,0 +1,113 @@
+"""ratings_apply_game: rated games move the ratings of their competition, once."""
+
+import pytest
+
+from arena.ratings import elo
+from arena.ratings.models import Rating, RatingChange
+from arena.ratings.services import RatingError, ratings_apply_game
+
+from .factories import BotVersionFactory, CompetitionFactory, finished_match
+
+pytestmark = pytest.mark.django_db
+
+
+def apply_all(match):
+    for game in match.games.order_by("number"):
+        ratings_apply_game(game=game)
+
+
+def test_a_rated_game_creates_ratings_and_records_every_change():
+    competition = CompetitionFactory()
+    a, b = BotVersionFactory(), BotVersionFactory()
+    match = finished_match(
+        versions=[a, b], game_ranks=[[1, 2], [2, 1], [1, 2]], competition=competition
+    )
+    apply_all(match)
+    ra = Rating.objects.get(bot=a.bot, competition=competition)
+    rb = Rating.objects.get(bot=b.bot, competition=competition)
+    assert (ra.games, ra.wins, ra.rank_sum) == (3, 2, 4)
+    assert (rb.games, rb.wins, rb.rank_sum) == (3, 1, 5)
+    assert ra.elo > 1500 > rb.elo
+    assert ra.elo + rb.elo == pytest.approx(3000)  # both provisional: equal K
+    assert ra.score_sum == 2.0
+    assert ra.trend[-1] == ra.elo
+    assert len(ra.trend) == 3
+    changes = list(RatingChange.objects.filter(rating=ra).order_by("id"))
+    assert [c.before for c in changes[1:]] == [c.after for c in changes[:-1]]
+    assert changes[0].before == elo.INITIAL_RATING
+    assert changes[-1].after == ra.elo
+    assert {c.bot_version_id for c in changes} == {a.pk}
+    assert ra.last_played_at == match.games.order_by("number").last().created_at
+
+
+def test_applying_a_game_twice_rates_it_once():
+    competition = CompetitionFactory()
+    match = finished_match(
+        versions=[BotVersionFactory(), BotVersionFactory()],
+        game_ranks=[[1, 2]],
+        competition=competition,
+    )
+    game = match.games.get()
+    ratings_apply_game(game=game)
+    ratings_apply_game(game=game)
+    assert RatingChange.objects.count() == 2
+    assert set(Rating.objects.values_list("games", flat=True)) == {1}
+
+
+@pytest.mark.parametrize("kwargs", [{"rated": False}, {"competition": None}])
+def test_unrated_matches_leave_ratings_alone(kwargs):
+    competition = kwargs.pop("competition", CompetitionFactory())
+    match = finished_match(
+        versions=[BotVersionFactory(), BotVersionFactory()],
+        game_ranks=[[1, 2]],
+        competition=competition,
+        **kwargs,
+    )
+    ratings_apply_game(game=match.games.get())
+    assert not Rating.objects.exists()
+
+
+def test_ratings_are_per_competition():
+    first, second = CompetitionFactory(), CompetitionFactory(seats=3)
+    a, b, c = BotVersionFactory(), BotVersionFactory(), BotVersionFactory()
+    apply_all(finished_match(versions=[a, b], game_ranks=[[1, 2]], competition=first))
+    apply_all(finished_match(versions=[a, b, c], game_ranks=[[3, 1, 2]], competition=second))
+    assert Rating.objects.get(bot=a.bot, competition=first).elo > 1500
+    assert Rating.objects.get(bot=a.bot, competition=second).elo < 1500
+    assert Rating.objects.filter(competition=second).count() == 3
+
+
+def test_a_new_version_continues_the_bots_rating_and_is_marked():
+    competition = CompetitionFactory()
+    old, opponent = BotVersionFactory(), BotVersionFactory()
+    apply_all(
+        finished_match(versions=[old, opponent], game_ranks=[[1, 2]], competition=competition)
+    )
+    old.status = old.Status.RETIRED
+    old.save()
+    new = BotVersionFactory(bot=old.bot)
+    apply_all(
+        finished_match(versions=[new, opponent], game_ranks=[[1, 2]], competition=competition)
+    )
+    rating = Rating.objects.get(bot=old.bot, competition=competition)
+    changes = list(rating.changes.order_by("id"))
+    assert [c.bot_version_id for c in changes] == [old.pk, new.pk]
+    assert changes[1].before == changes[0].after
+    assert rating.games == 2
+
+
+def test_a_game_with_ranks_that_do_not_fit_the_seats_is_refused():
+    competition = CompetitionFactory()
+    match = finished_match(
+        versions=[BotVersionFactory(), BotVersionFactory()],
+        game_ranks=[[1, 2]],
+        competition=competition,
+    )
+    game = match.games.get()
+    game.ranks = [1, 2, 3]
+    with pytest.raises(RatingError):
+        ratings_apply_game(game=game)
+    game.ranks = [1, 9]
+    with pytest.raises(RatingError):
+        ratings_apply_game(game=game)
+    assert not RatingChange.objects.exists()

@@ -1,0 +1,160 @@
+"""A cgroup per bot: memory and pids limits the kernel enforces on the whole tree,
+and a teardown that reaches every process the bot ever forked.
+
+Works with the unified hierarchy (cgroup v2) or the v1 ``pids`` and ``memory``
+hierarchies. In v1 the bot's groups are created below the worker's own, so a
+limit placed on the worker (by systemd, a container) still covers its bots. When
+no hierarchy is writable, ``create`` returns None and the caller falls back to
+rlimits only.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import signal
+import time
+import uuid
+from dataclasses import dataclass
+from pathlib import Path
+
+CGROUP_ROOT = Path("/sys/fs/cgroup")
+PARENT_NAME = "onecard-sandbox"
+
+
+def _write(path: Path, text: str) -> None:
+    path.write_text(text)
+
+
+def _own_v1_path(controller: str) -> str | None:
+    for line in Path("/proc/self/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controller in controllers.split(","):
+            return path
+    return None
+
+
+def _counter(path: Path, key: str) -> int:
+    """A `key value` counter from a cgroup events file, 0 when absent."""
+    with contextlib.suppress(OSError):
+        for line in path.read_text().splitlines():
+            name, _, value = line.partition(" ")
+            if name == key:
+                return int(value)
+    return 0
+
+
+@dataclass
+class BotCgroup:
+    """The group(s) one bot's processes live in. ``paths[0]`` holds memory in v2."""
+
+    paths: list[Path]
+    unified: bool
+
+    @classmethod
+    def create(cls, *, memory_bytes: int, pids: int) -> BotCgroup | None:
+        name = f"bot-{uuid.uuid4().hex[:12]}"
+        try:
+            if (CGROUP_ROOT / "cgroup.controllers").exists():
+                return cls._create_v2(name, memory_bytes=memory_bytes, pids=pids)
+            return cls._create_v1(name, memory_bytes=memory_bytes, pids=pids)
+        except OSError:
+            return None
+
+    @classmethod
+    def _create_v2(cls, name: str, *, memory_bytes: int, pids: int) -> BotCgroup:
+        parent = CGROUP_ROOT / PARENT_NAME
+        parent.mkdir(exist_ok=True)
+        # The root cgroup may hold processes and still delegate controllers.
+        _write(CGROUP_ROOT / "cgroup.subtree_control", "+pids +memory")
+        _write(parent / "cgroup.subtree_control", "+pids +memory")
+        leaf = parent / name
+        leaf.mkdir()
+        group = cls([leaf], unified=True)
+        try:
+            _write(leaf / "pids.max", str(pids))
+            _write(leaf / "memory.max", str(memory_bytes))
+            with contextlib.suppress(OSError):  # no swap accounting: no swap to limit
+                _write(leaf / "memory.swap.max", "0")
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+    @classmethod
+    def _create_v1(cls, name: str, *, memory_bytes: int, pids: int) -> BotCgroup:
+        leaves: dict[str, Path] = {}
+        group = cls([], unified=False)
+        try:
+            for controller in ("pids", "memory"):
+                own = _own_v1_path(controller)
+                mount = CGROUP_ROOT / controller
+                if own is None or not mount.is_dir():
+                    raise OSError(f"no v1 {controller} hierarchy")
+                parent = mount / own.lstrip("/") / PARENT_NAME
+                parent.mkdir(exist_ok=True)
+                leaf = parent / name
+                leaf.mkdir()
+                group.paths.append(leaf)
+                leaves[controller] = leaf
+            _write(leaves["pids"] / "pids.max", str(pids))
+            _write(leaves["memory"] / "memory.limit_in_bytes", str(memory_bytes))
+            with contextlib.suppress(OSError):  # needs swapaccount=1
+                _write(leaves["memory"] / "memory.memsw.limit_in_bytes", str(memory_bytes))
+        except OSError:
+            group.remove()
+            raise
+        return group
+
+    def enter(self) -> None:
+        """Move the calling process in. Safe between fork and exec (raw syscalls only)."""
+        pid = str(os.getpid()).encode()
+        for path in self.paths:
+            fd = os.open(path / "cgroup.procs", os.O_WRONLY)
+            try:
+                os.write(fd, pid)
+            finally:
+                os.close(fd)
+
+    def pids(self) -> set[int]:
+        found: set[int] = set()
+        for path in self.paths:
+            with contextlib.suppress(OSError):
+                found.update(int(p) for p in (path / "cgroup.procs").read_text().split())
+        return found
+
+    def kill_all(self, timeout_s: float = 5.0) -> bool:
+        """SIGKILL every process in the group until it is empty; True if it emptied."""
+        if self.unified and (self.paths[0] / "cgroup.kill").exists():
+            with contextlib.suppress(OSError):
+                _write(self.paths[0] / "cgroup.kill", "1")
+        deadline = time.monotonic() + timeout_s
+        while True:
+            remaining = self.pids()
+            if not remaining:
+                return True
+            if time.monotonic() > deadline:
+                return False
+            # A fork bomb can fork between reading and killing: loop until empty.
+            for pid in remaining:
+                with contextlib.suppress(ProcessLookupError, PermissionError):
+                    os.kill(pid, signal.SIGKILL)
+            time.sleep(0.005)
+
+    def memory_exhausted(self) -> bool:
+        """Did the kernel kill or refuse anything for want of memory?"""
+        if self.unified:
+            return _counter(self.paths[0] / "memory.events", "oom_kill") > 0
+        memory = self.paths[-1]
+        return _counter(memory / "memory.oom_control", "oom_kill") > 0
+
+    def remove(self) -> None:
+        for path in self.paths:
+            for _ in range(100):
+                try:
+                    path.rmdir()
+                    break
+                except FileNotFoundError:
+                    break
+                except OSError:  # still busy for a moment after the last exit
+                    time.sleep(0.01)

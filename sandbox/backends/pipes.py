@@ -1,0 +1,177 @@
+"""A bot as a local process tree talking over pipes (the `subprocess` and `bwrap` backends)."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import resource
+import select
+import signal
+import subprocess
+import time
+from collections.abc import Callable, Sequence
+
+from engine.errors import BotFault
+from sandbox.backends.cgroups import BotCgroup
+from sandbox.bootstrap import EXIT_MEMORY
+from sandbox.limits import Limits
+from sandbox.process import BotProcess
+from sandbox.stderr import start_drain
+
+_CHUNK = 65536
+# Signals the kernel sends for rlimits: CPU time and file size.
+_LIMIT_SIGNALS = frozenset({int(signal.SIGXCPU), int(signal.SIGXFSZ)})
+
+
+def rlimits(limits: Limits) -> list[tuple[int, int]]:
+    """The rlimits every local bot runs under (the cgroup, when there is one, adds more)."""
+    cpu_s = int(limits.match_s) + 1
+    return [
+        (resource.RLIMIT_AS, limits.memory_bytes),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_FSIZE, limits.file_bytes),
+        (resource.RLIMIT_CPU, cpu_s),
+    ]
+
+
+def _preexec(limits: list[tuple[int, int]], cgroup: BotCgroup | None) -> Callable[[], None]:
+    def run_in_child() -> None:
+        # Only raw system calls here: this runs between fork and exec.
+        if cgroup is not None:
+            cgroup.enter()
+        for which, value in limits:
+            resource.setrlimit(which, (value, value))
+
+    return run_in_child
+
+
+class PipeProcess(BotProcess):
+    """A local process tree; `kill` reaches all of it (process group, cgroup, PID namespace)."""
+
+    def __init__(
+        self,
+        argv: Sequence[str],
+        limits: Limits,
+        *,
+        backend: str,
+        cgroup: BotCgroup | None = None,
+        cwd: str | None = None,
+        on_teardown: Callable[[], None] | None = None,
+    ) -> None:
+        super().__init__(limits)
+        self.backend = backend
+        self.cgroup = cgroup
+        self._on_teardown = on_teardown
+        self._torn_down = False
+        try:
+            self.popen = subprocess.Popen(
+                list(argv),
+                stdin=subprocess.PIPE,
+                stdout=subprocess.PIPE,
+                stderr=subprocess.PIPE,
+                env={},  # nothing of the host's environment, ever
+                cwd=cwd,
+                close_fds=True,
+                start_new_session=True,
+                preexec_fn=_preexec(rlimits(limits), cgroup),
+            )
+        except BaseException:
+            self._cleanup_resources()
+            raise
+        assert self.popen.stdin is not None
+        assert self.popen.stdout is not None
+        assert self.popen.stderr is not None
+        self._stdin_fd = self.popen.stdin.fileno()
+        self._stdout_fd = self.popen.stdout.fileno()
+        os.set_blocking(self._stdin_fd, False)
+        os.set_blocking(self._stdout_fd, False)
+        self._poll_out = select.poll()
+        self._poll_out.register(self._stdout_fd, select.POLLIN)
+        self._poll_in = select.poll()
+        self._poll_in.register(self._stdin_fd, select.POLLOUT)
+        stderr_fd = self.popen.stderr.fileno()
+        self._drain = start_drain(
+            lambda: os.read(stderr_fd, _CHUNK), self.stderr, f"stderr-{self.popen.pid}"
+        )
+
+    @property
+    def pid(self) -> int:
+        return self.popen.pid
+
+    def _recv(self, timeout_s: float) -> bytes | None:
+        if not self._poll_out.poll(max(0, int(timeout_s * 1000 + 0.999))):
+            return None
+        try:
+            return os.read(self._stdout_fd, _CHUNK)
+        except BlockingIOError:
+            return None
+
+    def _send(self, data: bytes, deadline: float) -> bool:
+        view = memoryview(data)
+        while view:
+            try:
+                written = os.write(self._stdin_fd, view)
+            except BlockingIOError:
+                written = 0
+            except (BrokenPipeError, ValueError, OSError):
+                return False
+            view = view[written:]
+            if view:
+                # A bot that stops reading its stdin only stalls itself, until the deadline.
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise BotFault("timeout", "the bot stopped reading its input")
+                self._poll_in.poll(int(remaining * 1000) + 1)
+        return True
+
+    def _close_stdin(self) -> None:
+        assert self.popen.stdin
+        with contextlib.suppress(OSError):
+            self.popen.stdin.close()
+
+    def _wait_exit(self, timeout_s: float) -> bool:
+        try:
+            self.popen.wait(timeout_s)
+        except subprocess.TimeoutExpired:
+            return False
+        return True
+
+    def _died_of_limit(self) -> bool:
+        code = self.popen.returncode
+        if self.cgroup is not None and self.cgroup.memory_exhausted():
+            return True
+        if code == EXIT_MEMORY:
+            return True
+        # bwrap reports a child killed by signal N as exit status 128 + N.
+        signal_number = -code if code is not None and code < 0 else (code or 0) - 128
+        return signal_number in _LIMIT_SIGNALS
+
+    def _teardown(self) -> None:
+        if self._torn_down:
+            return
+        self._torn_down = True
+        with contextlib.suppress(ProcessLookupError, PermissionError):
+            os.killpg(self.popen.pid, signal.SIGKILL)
+        with contextlib.suppress(ProcessLookupError):
+            self.popen.kill()
+        self.popen.wait()
+        self._cleanup_resources()
+        for stream in (self.popen.stdin, self.popen.stdout):
+            if stream is not None:
+                with contextlib.suppress(OSError):
+                    stream.close()
+        # The drain thread ends at EOF, now that every writer is dead.
+        self._drain.join(timeout=1.0)
+        # Closing a descriptor another thread still reads could hand its number to a
+        # new file under that thread; a live drain thread keeps its descriptor.
+        if self.popen.stderr is not None and not self._drain.is_alive():
+            with contextlib.suppress(OSError):
+                self.popen.stderr.close()
+
+    def _cleanup_resources(self) -> None:
+        if self.cgroup is not None:
+            self.cgroup.kill_all()
+            self.cgroup.remove()
+        if self._on_teardown is not None:
+            self._on_teardown()

@@ -1,0 +1,142 @@
+"""A running bot, whatever isolates it: write a message, read one line back.
+
+Backends supply the raw byte movement (`_recv`, `_send`) and the teardown; this
+class owns what every backend must judge the same way: deadlines, the 64 KiB
+line, the stdout budget of a game, lines nobody asked for, and what a dead
+process means (`crash`, or `limit` when it died of a resource limit).
+"""
+
+from __future__ import annotations
+
+import time
+from abc import ABC, abstractmethod
+
+from engine.errors import BotFault
+from sandbox.limits import Limits
+from sandbox.stderr import StderrTail
+
+# After stdout closes, how long to wait for the exit status that tells a crash
+# from a resource kill.
+_EXIT_STATUS_WAIT_S = 0.5
+
+
+class BotProcess(ABC):
+    """One bot process (or container) for a whole match. Use it as a context manager."""
+
+    backend: str = ""
+
+    def __init__(self, limits: Limits) -> None:
+        self.limits = limits
+        self.stderr = StderrTail(limits.stderr_bytes_per_game)
+        self._buffer = bytearray()
+        self._stdout_used = 0
+        self._eof = False
+        self.closed = False
+
+    # -- what a backend provides -------------------------------------------------
+
+    @abstractmethod
+    def _recv(self, timeout_s: float) -> bytes | None:
+        """Stdout bytes: None if nothing came within `timeout_s`, b'' at end of stream."""
+
+    @abstractmethod
+    def _send(self, data: bytes, deadline: float) -> bool:
+        """Write all of `data` before `deadline`; False if the bot stopped reading."""
+
+    @abstractmethod
+    def _close_stdin(self) -> None: ...
+
+    @abstractmethod
+    def _wait_exit(self, timeout_s: float) -> bool:
+        """Wait for the bot to exit; True if it has."""
+
+    @abstractmethod
+    def _died_of_limit(self) -> bool:
+        """After exit: was it killed for (or did it die of) a resource limit?"""
+
+    @abstractmethod
+    def _teardown(self) -> None:
+        """Kill every process of the bot and remove everything it left. Idempotent."""
+
+    # -- the protocol --------------------------------------------------------------
+
+    def new_game(self) -> None:
+        """Reset the per-game stdout budget."""
+        self._stdout_used = 0
+
+    def exchange(self, payload: bytes, deadline: float) -> bytes:
+        """Send one message and return the one line that answers it (without newline)."""
+        self._refuse_unsolicited()
+        if not self._send(payload, deadline):
+            raise self._death_fault()
+        return self.read_line(deadline)
+
+    def read_line(self, deadline: float) -> bytes:
+        while True:
+            newline = self._buffer.find(b"\n")
+            if newline >= 0:
+                line = bytes(self._buffer[:newline])
+                del self._buffer[: newline + 1]
+                if len(line) > self.limits.line_bytes:
+                    raise BotFault("illegal", "reply line longer than the limit")
+                return line
+            if len(self._buffer) > self.limits.line_bytes:
+                raise BotFault("illegal", "reply line longer than the limit")
+            if self._eof:
+                raise self._death_fault()
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotFault("timeout")
+            self._take(self._recv(remaining))
+
+    def discard_pending(self) -> None:
+        """Forget output already here (a late reply to `end`, which is allowed)."""
+        self._take(self._recv(0))
+        self._buffer.clear()
+
+    def _refuse_unsolicited(self) -> None:
+        if not self._eof:
+            self._take(self._recv(0))
+        if self._buffer:
+            raise BotFault("illegal", "output that no message asked for")
+
+    def _take(self, data: bytes | None) -> None:
+        if data is None:
+            return
+        if not data:
+            self._eof = True
+            return
+        self._stdout_used += len(data)
+        if self._stdout_used > self.limits.stdout_bytes_per_game:
+            raise BotFault("limit", "stdout budget of the game exceeded")
+        self._buffer += data
+
+    def _death_fault(self) -> BotFault:
+        self._eof = True
+        if self._wait_exit(_EXIT_STATUS_WAIT_S) and self._died_of_limit():
+            return BotFault("limit", "killed by a resource limit")
+        return BotFault("crash", "the bot exited or closed stdout")
+
+    # -- lifetime --------------------------------------------------------------------
+
+    def close(self) -> None:
+        """End of match: close stdin, give the bot a short grace to exit, then kill all."""
+        if self.closed:
+            return
+        self.closed = True
+        try:
+            self._close_stdin()
+            self._wait_exit(self.limits.exit_grace_ms / 1000)
+        finally:
+            self._teardown()
+
+    def kill(self) -> None:
+        """After a fault: no grace."""
+        self.closed = True
+        self._teardown()
+
+    def __enter__(self) -> BotProcess:
+        return self
+
+    def __exit__(self, *exc_info: object) -> None:
+        self.close()

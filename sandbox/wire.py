@@ -1,0 +1,110 @@
+"""The bytes on the wire: encoding messages and judging hostile replies.
+
+A reply is untrusted input. Anything that is not one line of a sane JSON object
+becomes ``BotFault("illegal")`` here, never an exception inside the engine: deep
+nesting, integers too long to convert, NaN and Infinity, invalid UTF-8, NUL
+characters and lone surrogates (PostgreSQL's jsonb refuses both, so a reply that
+carries them could break storing the log of every player of the game).
+"""
+
+from __future__ import annotations
+
+import json
+from typing import Any
+
+from engine.errors import BotFault
+
+# Replies are shallow ({"action": "play", "card": "7C"}); anything nested deeper
+# than this is an attack on the parser or on whoever reads the log later.
+MAX_DEPTH = 16
+
+_encoder = json.JSONEncoder(ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+
+
+def encode_message(message: dict[str, Any]) -> bytes:
+    """One message as one UTF-8 JSON line.
+
+    >>> encode_message({"type": "end", "seat": 0})
+    b'{"type":"end","seat":0}\\n'
+    """
+    return (_encoder.encode(message) + "\n").encode("utf-8")
+
+
+def _reject_constant(name: str) -> Any:
+    raise BotFault("illegal", f"{name} is not JSON")
+
+
+def _finite_float(text: str) -> float:
+    value = float(text)
+    if value in (float("inf"), float("-inf")):
+        raise BotFault("illegal", "number out of range")
+    return value
+
+
+def _check_depth_prefix(text: str) -> None:
+    """Refuse deep nesting before json sees it (its C parser recurses)."""
+    depth = 0
+    in_string = False
+    escaped = False
+    for char in text:
+        if in_string:
+            if escaped:
+                escaped = False
+            elif char == "\\":
+                escaped = True
+            elif char == '"':
+                in_string = False
+        elif char == '"':
+            in_string = True
+        elif char in "[{":
+            depth += 1
+            if depth > MAX_DEPTH:
+                raise BotFault("illegal", "reply nested too deeply")
+        elif char in "]}":
+            depth -= 1
+
+
+def _check_strings(value: Any) -> None:
+    stack = [value]
+    while stack:
+        item = stack.pop()
+        if isinstance(item, str):
+            if "\x00" in item:
+                raise BotFault("illegal", "NUL character in reply")
+            try:
+                item.encode("utf-8")
+            except UnicodeEncodeError:
+                raise BotFault("illegal", "lone surrogate in reply") from None
+        elif isinstance(item, dict):
+            stack.extend(item.keys())
+            stack.extend(item.values())
+        elif isinstance(item, list):
+            stack.extend(item)
+
+
+def parse_reply(line: bytes) -> dict[str, Any]:
+    """One reply line (without its newline) as a dict, or ``BotFault("illegal")``.
+
+    >>> parse_reply(b'{"action": "draw"}')
+    {'action': 'draw'}
+    >>> parse_reply(b'[1, 2]')
+    Traceback (most recent call last):
+    ...
+    engine.errors.BotFault: illegal: reply is not a JSON object
+    """
+    try:
+        text = line.decode("utf-8")
+    except UnicodeDecodeError:
+        raise BotFault("illegal", "reply is not UTF-8") from None
+    _check_depth_prefix(text)
+    try:
+        value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
+    except BotFault:
+        raise
+    except (ValueError, RecursionError):
+        # ValueError covers JSONDecodeError and ints beyond the digit limit.
+        raise BotFault("illegal", "reply is not JSON") from None
+    if not isinstance(value, dict):
+        raise BotFault("illegal", "reply is not a JSON object")
+    _check_strings(value)
+    return value

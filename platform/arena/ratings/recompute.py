@@ -1,0 +1,163 @@
+"""Rebuilding a competition's ratings from its stored game results.
+
+The games are replayed through the same `ledger.game_outcome` as the incremental
+updates, in the order in which those updates were applied. That order is the game
+id order when matches finish one after another; when two workers finish matches at
+the same time, a match with lower game ids may commit its ratings second (the row
+locks serialise the two). The first RatingChange id of each game records the order
+the locks imposed, so games are replayed by that id and, for games never rated yet,
+by game id after all the others. Games that share no bot commute, so any order the
+locks allowed gives the same floats.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from django.db import transaction
+from django.db.models import F, Min, Q
+
+from arena.matches.models import Competition, Game, Match, MatchSeat
+
+from .ledger import Standing, game_outcome
+from .locks import ratings_lock
+from .models import Rating, RatingChange
+from .services import RATING_TOTAL_FIELDS, rating_store_standing, standing_from_rating
+
+BATCH = 5000
+
+
+@dataclass(frozen=True, slots=True)
+class SeatOfMatch:
+    index: int
+    bot_id: int
+    version_id: int
+
+
+@dataclass(frozen=True, slots=True)
+class ReplayedChange:
+    game_id: int
+    bot_id: int
+    version_id: int
+    before: float
+    after: float
+
+
+@dataclass
+class RecomputeReport:
+    competition: str
+    games: int = 0
+    # (bot id, stored standing or None, recomputed standing) for every mismatch.
+    differences: list[tuple[int, Standing | None, Standing]] = field(default_factory=list)
+    history_differs: bool = False
+
+    @property
+    def matches_stored(self) -> bool:
+        return not self.differences and not self.history_differs
+
+
+def rated_games_in_order(
+    *, competition: Competition
+) -> list[tuple[int, int, list[int], dt.datetime]]:
+    """(game id, match id, ranks, created_at) of every rated game, in applied order."""
+    games = (
+        Game.objects.filter(match__competition=competition, match__rated=True)
+        .annotate(first_change=Min("rating_changes__id"))
+        .filter(Q(match__state=Match.State.DONE) | Q(first_change__isnull=False))
+        .order_by(F("first_change").asc(nulls_last=True), "id")
+        .values_list("id", "match_id", "ranks", "created_at")
+    )
+    return list(games.iterator(chunk_size=BATCH))
+
+
+def seats_by_match(*, competition: Competition) -> dict[int, list[SeatOfMatch]]:
+    seats: dict[int, list[SeatOfMatch]] = defaultdict(list)
+    rows = (
+        MatchSeat.objects.filter(match__competition=competition, match__rated=True)
+        .order_by("match_id", "index")
+        .values_list("match_id", "index", "bot_id", "bot_version_id")
+    )
+    for match_id, index, bot_id, version_id in rows.iterator(chunk_size=BATCH):
+        seats[match_id].append(SeatOfMatch(index, bot_id, version_id))
+    return seats
+
+
+def replay_competition(
+    *, competition: Competition
+) -> tuple[dict[int, Standing], list[ReplayedChange], int]:
+    """Every bot's standing after all rated games, and every change, in order."""
+    seats = seats_by_match(competition=competition)
+    standings: dict[int, Standing] = {}
+    changes: list[ReplayedChange] = []
+    games = rated_games_in_order(competition=competition)
+    for game_id, match_id, ranks, created_at in games:
+        match_seats = seats[match_id]
+        before = [standings.get(s.bot_id, Standing()) for s in match_seats]
+        after = game_outcome(
+            before=before, ranks=[ranks[s.index] for s in match_seats], played_at=created_at
+        )
+        for seat, old, new in zip(match_seats, before, after, strict=True):
+            standings[seat.bot_id] = new
+            changes.append(ReplayedChange(game_id, seat.bot_id, seat.version_id, old.elo, new.elo))
+    return standings, changes, len(games)
+
+
+def stored_history(*, competition: Competition) -> list[tuple[int, int, int, float, float]]:
+    rows = (
+        RatingChange.objects.filter(rating__competition=competition)
+        .order_by("id")
+        .values_list("game_id", "rating__bot_id", "bot_version_id", "before", "after")
+    )
+    return list(rows.iterator(chunk_size=BATCH))
+
+
+def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeReport:
+    """Replay a competition's rated games and compare with the stored ratings; with
+    `write`, store the replayed ratings and history in their place.
+
+    Locks every Rating row of the competition (by bot id) for the duration, so that
+    no incremental update interleaves with the rebuild.
+    """
+    report = RecomputeReport(competition=competition.slug)
+    with transaction.atomic():
+        bot_ids = set(
+            Rating.objects.filter(competition=competition).values_list("bot_id", flat=True)
+        )
+        ratings_lock(competition_id=competition.pk, bot_ids=bot_ids)
+        standings, changes, report.games = replay_competition(competition=competition)
+        rows = ratings_lock(competition_id=competition.pk, bot_ids=[*bot_ids, *standings.keys()])
+        for bot_id, row in rows.items():
+            stored = standing_from_rating(row) if bot_id in bot_ids else None
+            replayed = standings.get(bot_id, Standing())
+            if stored != replayed:
+                report.differences.append((bot_id, stored, replayed))
+        replayed_history = [(c.game_id, c.bot_id, c.version_id, c.before, c.after) for c in changes]
+        report.history_differs = stored_history(competition=competition) != replayed_history
+        if write and not report.matches_stored:
+            rating_rows_replace(rows=rows, standings=standings, changes=changes)
+    return report
+
+
+def rating_rows_replace(
+    *, rows: dict[int, Rating], standings: dict[int, Standing], changes: list[ReplayedChange]
+) -> None:
+    """Overwrite locked Rating rows and their whole change history."""
+    for bot_id, row in rows.items():
+        rating_store_standing(rating=row, standing=standings.get(bot_id, Standing()))
+    Rating.objects.bulk_update(list(rows.values()), RATING_TOTAL_FIELDS, batch_size=BATCH)
+    RatingChange.objects.filter(rating__in=list(rows.values())).delete()
+    RatingChange.objects.bulk_create(
+        [
+            RatingChange(
+                rating=rows[c.bot_id],
+                game_id=c.game_id,
+                bot_version_id=c.version_id,
+                before=c.before,
+                after=c.after,
+            )
+            for c in changes
+        ],
+        batch_size=BATCH,
+    )

@@ -1,0 +1,30 @@
+"""One-card: the rules engine (RULES.md), the bot protocol (PROTOCOL.md) and the
+game log (REPLAY.md). Standard library only, importable by a bare ``python3 -I -S``.
+
+>>> import engine
+>>> drawer = lambda message: {"action": "draw"}
+>>> engine.play_game([drawer, drawer], seed=1, ruleset={"turn_limit": 4})["result"]["winner"]
+0
+"""
+
+from engine.errors import BotFault, IllegalAction, ReplayError, RulesetError
+from engine.game import play_game
+from engine.ruleset import PRESETS, Ruleset
+from engine.state import GameState
+from engine.tables import CALL, CATCH, DRAW, PASS, play_action
+
+__all__ = [
+    "CALL",
+    "CATCH",
+    "DRAW",
+    "PASS",
+    "PRESETS",
+    "BotFault",
+    "GameState",
+    "IllegalAction",
+    "ReplayError",
+    "Ruleset",
+    "RulesetError",
+    "play_action",
+    "play_game",
+]

@@ -9,6 +9,7 @@ game log (REPLAY.md). Standard library only, importable by a bare ``python3 -I -
 
 from engine.errors import BotFault, IllegalAction, ReplayError, RulesetError
 from engine.game import play_game
+from engine.replay import replay, replay_frames
 from engine.ruleset import PRESETS, Ruleset
 from engine.state import GameState
 from engine.tables import CALL, CATCH, DRAW, PASS, play_action
@@ -27,4 +28,6 @@ __all__ = [
     "RulesetError",
     "play_action",
     "play_game",
+    "replay",
+    "replay_frames",
 ]

@@ -49,8 +49,8 @@ class ReplayedChange:
 class RecomputeReport:
     competition: str
     games: int = 0
-    # (bot id, stored standing or None, recomputed standing) for every mismatch.
-    differences: list[tuple[int, Standing | None, Standing]] = field(default_factory=list)
+    # (bot id, stored standing, replayed standing) for every mismatch; None = no row.
+    differences: list[tuple[int, Standing | None, Standing | None]] = field(default_factory=list)
     history_differs: bool = False
 
     @property
@@ -130,7 +130,8 @@ def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeRepo
         rows = ratings_lock(competition_id=competition.pk, bot_ids=[*bot_ids, *standings.keys()])
         for bot_id, row in rows.items():
             stored = standing_from_rating(row) if bot_id in bot_ids else None
-            replayed = standings.get(bot_id, Standing())
+            # A row that no game supports differs from the replay, which has none.
+            replayed = standings.get(bot_id)
             if stored != replayed:
                 report.differences.append((bot_id, stored, replayed))
         replayed_history = [(c.game_id, c.bot_id, c.version_id, c.before, c.after) for c in changes]
@@ -143,11 +144,15 @@ def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeRepo
 def rating_rows_replace(
     *, rows: dict[int, Rating], standings: dict[int, Standing], changes: list[ReplayedChange]
 ) -> None:
-    """Overwrite locked Rating rows and their whole change history."""
-    for bot_id, row in rows.items():
-        rating_store_standing(rating=row, standing=standings.get(bot_id, Standing()))
-    Rating.objects.bulk_update(list(rows.values()), RATING_TOTAL_FIELDS, batch_size=BATCH)
+    """Overwrite locked Rating rows and their whole change history; a row that no
+    game supports is deleted, so that every rating has played at least one game."""
     RatingChange.objects.filter(rating__in=list(rows.values())).delete()
+    unsupported = [row.pk for bot_id, row in rows.items() if bot_id not in standings]
+    Rating.objects.filter(pk__in=unsupported).delete()
+    kept = [row for bot_id, row in rows.items() if bot_id in standings]
+    for row in kept:
+        rating_store_standing(rating=row, standing=standings[row.bot_id])
+    Rating.objects.bulk_update(kept, RATING_TOTAL_FIELDS, batch_size=BATCH)
     RatingChange.objects.bulk_create(
         [
             RatingChange(

@@ -99,3 +99,13 @@ def test_recompute_rebuilds_lost_ratings_in_game_order():
 def test_unknown_competition_is_an_error():
     with pytest.raises(CommandError, match="no competition"):
         call_command("recompute_ratings", "--competition", "nope")
+
+
+def test_a_rating_that_no_game_supports_is_dropped():
+    competition = CompetitionFactory()
+    orphan = BotVersionFactory()
+    Rating.objects.create(bot=orphan.bot, competition=competition, elo=1700.0, games=3)
+    with pytest.raises(CommandError):
+        call_command("recompute_ratings", "--check")
+    call_command("recompute_ratings")
+    assert not Rating.objects.exists()

@@ -38,8 +38,9 @@ class Command(BaseCommand):
                 f"{'differs' if report.history_differs else 'identical'} -> {verdict}"
             )
             for bot_id, stored, replayed in report.differences[:20]:
-                stored_elo = f"{stored.elo!r}" if stored else "missing"
-                self.stdout.write(f"  bot {bot_id}: stored {stored_elo}, replayed {replayed.elo!r}")
+                stored_elo = f"{stored.elo!r}" if stored else "no rating"
+                replayed_elo = f"{replayed.elo!r}" if replayed else "no games"
+                self.stdout.write(f"  bot {bot_id}: stored {stored_elo}, replayed {replayed_elo}")
             if not report.matches_stored:
                 differing.append(report.competition)
         if differing and check:

@@ -1,0 +1,267 @@
+"""Reads of the ladders: the leaderboard, one bot's rating history, head to head.
+
+The leaderboard is read a page at a time: one query for the page (served by the
+(competition, -elo) index when ordered by rank) and one that ranks the page's bots
+against the whole competition, so that a search keeps each bot's real rank.
+"""
+
+from __future__ import annotations
+
+import datetime as dt
+from collections import defaultdict
+from dataclasses import dataclass
+from typing import Any
+
+from django.db.models import Count, Exists, F, FloatField, OuterRef, Q, QuerySet
+from django.db.models.functions import Cast
+
+from arena.bots.models import Bot, BotVersion
+from arena.matches.models import Competition, Game, Match, MatchSeat
+
+from . import elo
+from .models import Rating, RatingChange
+
+# Rank order is Elo order; the bot id breaks ties so that pages never overlap.
+LEADERBOARD_ORDERINGS: dict[str, list[Any]] = {
+    "rank": ["-elo", "bot_id"],
+    "-rank": ["elo", "-bot_id"],
+    "name": ["bot__name"],
+    "-name": ["-bot__name"],
+    "games": ["games", "-elo", "bot_id"],
+    "-games": ["-games", "-elo", "bot_id"],
+    "win_rate": ["win_rate", "-elo", "bot_id"],
+    "-win_rate": ["-win_rate", "-elo", "bot_id"],
+    "last_played": [F("last_played_at").asc(nulls_first=True), "bot_id"],
+    "-last_played": [F("last_played_at").desc(nulls_last=True), "bot_id"],
+}
+
+
+class LeaderboardOrderingError(ValueError):
+    """An ordering the leaderboard does not offer."""
+
+
+@dataclass(frozen=True, slots=True)
+class LeaderboardRow:
+    rank: int
+    bot_id: int
+    bot_name: str
+    owner_name: str
+    active: bool
+    elo: float
+    # The 95% interval (None before the first game): two bots whose intervals
+    # overlap are not yet separable.
+    interval_low: float | None
+    interval_high: float | None
+    provisional: bool
+    games: int
+    wins: int
+    win_rate: float
+    average_rank: float | None
+    score: float
+    last_played_at: dt.datetime | None
+    trend: list[float]
+
+
+def leaderboard_queryset(
+    *, competition: Competition, search: str = "", ordering: str = "rank"
+) -> QuerySet[Rating]:
+    """The competition's ratings, filtered by bot name and ordered (no rank yet:
+    `leaderboard_rows` ranks a page against the whole competition)."""
+    if ordering not in LEADERBOARD_ORDERINGS:
+        raise LeaderboardOrderingError(
+            f"unknown ordering {ordering!r}; one of {', '.join(LEADERBOARD_ORDERINGS)}"
+        )
+    ratings = (
+        Rating.objects.filter(competition=competition)
+        .select_related("bot__owner")
+        .annotate(
+            win_rate=Cast("wins", FloatField()) / Cast("games", FloatField()),
+            active=Exists(BotVersion.objects.filter(bot_id=OuterRef("bot_id"), status="active")),
+        )
+    )
+    if search:
+        ratings = ratings.filter(bot__name__icontains=search)
+    return ratings.order_by(*LEADERBOARD_ORDERINGS[ordering])
+
+
+def competition_ranks(*, competition: Competition, elos: list[float]) -> dict[float, int]:
+    """The rank of each Elo value in the whole competition: 1 + the number of bots
+    rated strictly higher (equal ratings share a rank). One query for a page."""
+    distinct = sorted(set(elos))
+    if not distinct:
+        return {}
+    counts = Rating.objects.filter(competition=competition).aggregate(
+        **{f"above_{i}": Count("pk", filter=Q(elo__gt=value)) for i, value in enumerate(distinct)}
+    )
+    return {value: 1 + counts[f"above_{i}"] for i, value in enumerate(distinct)}
+
+
+def leaderboard_rows(*, competition: Competition, ratings: list[Rating]) -> list[LeaderboardRow]:
+    """Rows for ratings read through `leaderboard_queryset`."""
+    ranks = competition_ranks(competition=competition, elos=[r.elo for r in ratings])
+    return [leaderboard_row(rating, rank=ranks[rating.elo]) for rating in ratings]
+
+
+def leaderboard_row(rating: Rating, *, rank: int) -> LeaderboardRow:
+    interval = elo.confidence_interval(
+        elo=rating.elo, games=rating.games, score=rating.score_fraction
+    )
+    return LeaderboardRow(
+        rank=rank,
+        bot_id=rating.bot_id,
+        bot_name=rating.bot.name,
+        owner_name=rating.bot.owner.get_username(),
+        active=rating.active,  # type: ignore[attr-defined]
+        elo=rating.elo,
+        interval_low=interval.low if interval else None,
+        interval_high=interval.high if interval else None,
+        provisional=elo.is_provisional(rating.games),
+        games=rating.games,
+        wins=rating.wins,
+        win_rate=rating.win_rate,  # type: ignore[attr-defined]
+        average_rank=rating.rank_sum / rating.games if rating.games else None,
+        score=rating.score_fraction,
+        last_played_at=rating.last_played_at,
+        trend=list(rating.trend),
+    )
+
+
+def leaderboard_list(
+    *,
+    competition: Competition,
+    search: str = "",
+    ordering: str = "rank",
+    offset: int = 0,
+    limit: int | None = 50,
+) -> list[LeaderboardRow]:
+    """One page of the leaderboard (all of it with limit=None); two queries.
+
+    Every Rating row has at least one game: rows are created by the first rated
+    game and the rebuild drops rows that no game supports.
+    """
+    ratings = leaderboard_queryset(competition=competition, search=search, ordering=ordering)
+    page = ratings[offset:] if limit is None else ratings[offset : offset + limit]
+    return leaderboard_rows(competition=competition, ratings=list(page))
+
+
+@dataclass(frozen=True, slots=True)
+class HistoryPoint:
+    game_id: int
+    match_id: int
+    at: dt.datetime
+    before: float
+    after: float
+    version_id: int
+    version_number: int
+    # True on the first game of a new version (and on the very first game).
+    version_changed: bool
+
+
+def rating_history(
+    *, bot: Bot, competition: Competition, limit: int | None = None
+) -> list[HistoryPoint]:
+    """The bot's rating after each rated game, oldest first (the latest `limit`)."""
+    changes = (
+        RatingChange.objects.filter(rating__bot=bot, rating__competition=competition)
+        .select_related("bot_version", "game")
+        .only(
+            "before",
+            "after",
+            "game__id",
+            "game__match_id",
+            "game__created_at",
+            "bot_version__id",
+            "bot_version__number",
+        )
+        .order_by("-id")
+    )
+    if limit is not None:
+        changes = changes[:limit]
+    rows = list(changes)[::-1]
+    points = []
+    previous_version: int | None = None
+    if rows and limit is not None:
+        earlier = (
+            RatingChange.objects.filter(
+                rating__bot=bot, rating__competition=competition, id__lt=rows[0].pk
+            )
+            .order_by("-id")
+            .values_list("bot_version_id", flat=True)
+            .first()
+        )
+        previous_version = earlier
+    for change in rows:
+        points.append(
+            HistoryPoint(
+                game_id=change.game.pk,
+                match_id=change.game.match_id,
+                at=change.game.created_at,
+                before=change.before,
+                after=change.after,
+                version_id=change.bot_version.pk,
+                version_number=change.bot_version.number,
+                version_changed=change.bot_version_id != previous_version,
+            )
+        )
+        previous_version = change.bot_version_id
+    return points
+
+
+@dataclass(frozen=True, slots=True)
+class HeadToHead:
+    opponent_id: int
+    opponent_name: str
+    games: int
+    wins: int
+    draws: int
+    losses: int
+
+    @property
+    def score(self) -> float:
+        """The bot's pairwise score against this opponent (0..1)."""
+        return (self.wins + 0.5 * self.draws) / self.games if self.games else 0.0
+
+
+def head_to_head(*, bot: Bot, competition: Competition) -> list[HeadToHead]:
+    """The bot's record against each opponent in the competition's rated games,
+    counted pairwise from the ranks (as the ratings are), most played first."""
+    own_seats = dict(
+        MatchSeat.objects.filter(
+            bot=bot,
+            match__competition=competition,
+            match__rated=True,
+            match__state=Match.State.DONE,
+        ).values_list("match_id", "index")
+    )
+    if not own_seats:
+        return []
+    opponents: dict[int, list[tuple[int, int]]] = defaultdict(list)
+    for match_id, index, opponent_id in (
+        MatchSeat.objects.filter(match_id__in=own_seats.keys())
+        .exclude(bot=bot)
+        .values_list("match_id", "index", "bot_id")
+    ):
+        opponents[match_id].append((index, opponent_id))
+    tally: dict[int, list[int]] = defaultdict(lambda: [0, 0, 0, 0])
+    for match_id, ranks in Game.objects.filter(match_id__in=own_seats.keys()).values_list(
+        "match_id", "ranks"
+    ):
+        mine = ranks[own_seats[match_id]]
+        for index, opponent_id in opponents[match_id]:
+            theirs = ranks[index]
+            counts = tally[opponent_id]
+            counts[0] += 1
+            counts[1 if mine < theirs else 2 if mine == theirs else 3] += 1
+    names = dict(Bot.objects.filter(pk__in=tally.keys()).values_list("pk", "name"))
+    rows = [
+        HeadToHead(
+            opponent_id=opponent_id,
+            opponent_name=names.get(opponent_id, "?"),
+            games=games,
+            wins=wins,
+            draws=draws,
+            losses=losses,
+        )
+        for opponent_id, (games, wins, draws, losses) in tally.items()
+    ]
+    return sorted(rows, key=lambda row: (-row.games, row.opponent_name))

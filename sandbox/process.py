@@ -13,7 +13,7 @@ from abc import ABC, abstractmethod
 
 from engine.errors import BotFault
 from sandbox.limits import Limits
-from sandbox.stderr import StderrTail
+from sandbox.stderr import StderrDrain, StderrTail
 
 # After stdout closes, how long to wait for the exit status that tells a crash
 # from a resource kill.
@@ -32,6 +32,7 @@ class BotProcess(ABC):
         self._stdout_used = 0
         self._eof = False
         self.closed = False
+        self.drain: StderrDrain | None = None
 
     # -- what a backend provides -------------------------------------------------
 
@@ -110,6 +111,12 @@ class BotProcess(ABC):
         if self._stdout_used > self.limits.stdout_bytes_per_game:
             raise BotFault("limit", "stdout budget of the game exceeded")
         self._buffer += data
+
+    def stderr_lines(self, *, flush_partial: bool = False) -> list[str]:
+        """Stderr lines written since the last call, including any just written."""
+        if self.drain is not None:
+            self.drain.sync()
+        return self.stderr.take(flush_partial=flush_partial)
 
     def _death_fault(self) -> BotFault:
         self._eof = True

@@ -7,6 +7,7 @@ and keeps only the newest bytes.
 
 from __future__ import annotations
 
+import select
 import threading
 from collections import deque
 from collections.abc import Callable
@@ -65,19 +66,67 @@ class StderrTail:
         return lines
 
 
-def start_drain(read: Callable[[], bytes], tail: StderrTail, name: str) -> threading.Thread:
-    """Feed `tail` from `read` (returns b'' at end of stream) in a daemon thread."""
+class StderrDrain:
+    """Reads a stream into a `StderrTail` from a daemon thread, and on demand.
 
-    def drain() -> None:
-        while True:
+    `read` is non-blocking: bytes, b'' at end of stream, None when nothing is there.
+    `sync()` takes in everything already written, so the lines a bot wrote
+    before its reply are filed with that reply, not with a later one.
+    """
+
+    def __init__(
+        self, fd: int, read: Callable[[], bytes | None], tail: StderrTail, name: str
+    ) -> None:
+        self._fd = fd
+        self._read = read
+        self._tail = tail
+        self._lock = threading.Lock()
+        self._ended = False
+        self._thread = threading.Thread(target=self._run, name=name, daemon=True)
+        self._thread.start()
+
+    def _ready(self, timeout_ms: int) -> bool:
+        poller = select.poll()
+        poller.register(self._fd, select.POLLIN)
+        return bool(poller.poll(timeout_ms))
+
+    def _read_once(self) -> bool:
+        """One read under the lock; False once the stream has ended."""
+        with self._lock:
+            if self._ended:
+                return False
             try:
-                data = read()
+                data = self._read()
             except (OSError, ValueError):  # closed under us by teardown
-                return
+                data = b""
+            if data is None:
+                return True
             if not data:
-                return
-            tail.feed(data)
+                self._ended = True
+                return False
+            self._tail.feed(data)
+            return True
 
-    thread = threading.Thread(target=drain, name=name, daemon=True)
-    thread.start()
-    return thread
+    def _run(self) -> None:
+        while not self._ended:
+            try:
+                ready = self._ready(200)
+            except (OSError, ValueError):
+                return
+            if ready and not self._read_once():
+                return
+
+    def sync(self) -> None:
+        while not self._ended and self._ready(0):
+            if not self._read_once():
+                return
+
+    def stop(self, timeout_s: float = 1.0) -> None:
+        """Wait for the end of the stream (its writers are dead), then stop reading.
+
+        Afterwards the caller may close the descriptor: the thread no longer uses it.
+        """
+        self._thread.join(timeout_s)
+        with self._lock:
+            self._ended = True
+        self._thread.join()

@@ -19,6 +19,7 @@ import socket
 import struct
 import threading
 import time
+from functools import partial
 from typing import Any
 
 import docker
@@ -32,7 +33,7 @@ from sandbox.labels import container_labels
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
-from sandbox.stderr import start_drain
+from sandbox.stderr import StderrDrain
 
 DEFAULT_IMAGE = "onecard-bot-runtime:latest"
 BOT_DIR = "/bot"
@@ -144,9 +145,10 @@ class ContainerProcess(BotProcess):
             self._poll_in = select.poll()
             self._poll_in.register(self._stdio.fileno(), select.POLLOUT)
             stderr_socket = _raw_socket(errors)
-            stderr_frames = _FrameReader()
-            self._drain = start_drain(
-                lambda: stderr_frames.read(stderr_socket),
+            stderr_socket.setblocking(False)
+            self.drain = StderrDrain(
+                stderr_socket.fileno(),
+                partial(_FrameReader().read, stderr_socket),
                 self.stderr,
                 f"stderr-{self.container_id[:12]}",
             )
@@ -242,6 +244,8 @@ class ContainerProcess(BotProcess):
                     self.api.remove_container(self.container_id, force=True, v=True)
                 except docker.errors.DockerException as error:
                     raise InfrastructureError(f"cannot remove bot container: {error}") from error
+        if self.drain is not None:
+            self.drain.stop()
         for handle in ("_stdio_handle", "_stderr_handle"):
             attached = getattr(self, handle, None)
             if attached is not None:
@@ -251,9 +255,6 @@ class ContainerProcess(BotProcess):
                 if response is not None:
                     with contextlib.suppress(Exception):
                         response.close()
-        drain = getattr(self, "_drain", None)
-        if drain is not None:
-            drain.join(timeout=1.0)
 
 
 class _FrameReader:
@@ -262,7 +263,8 @@ class _FrameReader:
     def __init__(self) -> None:
         self._buffer = bytearray()
 
-    def read(self, sock: socket.socket) -> bytes:
+    def read(self, sock: socket.socket) -> bytes | None:
+        """The next payload, b'' at end of stream, None when no whole frame is here yet."""
         while True:
             if len(self._buffer) >= _FRAME_HEADER.size:
                 _, size = _FRAME_HEADER.unpack_from(self._buffer)
@@ -273,7 +275,10 @@ class _FrameReader:
                     if payload:
                         return payload
                     continue
-            data = sock.recv(_CHUNK)
+            try:
+                data = sock.recv(_CHUNK)
+            except BlockingIOError:
+                return None
             if not data:
                 return b""
             self._buffer += data

@@ -10,13 +10,14 @@ import signal
 import subprocess
 import time
 from collections.abc import Callable, Sequence
+from functools import partial
 
 from engine.errors import BotFault
 from sandbox.backends.cgroups import BotCgroup
 from sandbox.bootstrap import EXIT_MEMORY
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
-from sandbox.stderr import start_drain
+from sandbox.stderr import StderrDrain
 
 _CHUNK = 65536
 # Signals the kernel sends for rlimits: CPU time and file size.
@@ -44,6 +45,13 @@ def _preexec(limits: list[tuple[int, int]], cgroup: BotCgroup | None) -> Callabl
             resource.setrlimit(which, (value, value))
 
     return run_in_child
+
+
+def _read_available(fd: int) -> bytes | None:
+    try:
+        return os.read(fd, _CHUNK)
+    except BlockingIOError:
+        return None
 
 
 class PipeProcess(BotProcess):
@@ -91,8 +99,9 @@ class PipeProcess(BotProcess):
         self._poll_in = select.poll()
         self._poll_in.register(self._stdin_fd, select.POLLOUT)
         stderr_fd = self.popen.stderr.fileno()
-        self._drain = start_drain(
-            lambda: os.read(stderr_fd, _CHUNK), self.stderr, f"stderr-{self.popen.pid}"
+        os.set_blocking(stderr_fd, False)
+        self.drain = StderrDrain(
+            stderr_fd, partial(_read_available, stderr_fd), self.stderr, f"stderr-{self.pid}"
         )
 
     @property
@@ -161,11 +170,10 @@ class PipeProcess(BotProcess):
             if stream is not None:
                 with contextlib.suppress(OSError):
                     stream.close()
-        # The drain thread ends at EOF, now that every writer is dead.
-        self._drain.join(timeout=1.0)
-        # Closing a descriptor another thread still reads could hand its number to a
-        # new file under that thread; a live drain thread keeps its descriptor.
-        if self.popen.stderr is not None and not self._drain.is_alive():
+        # Every writer is dead: the drain sees the end of the stream, and stops.
+        if self.drain is not None:
+            self.drain.stop()
+        if self.popen.stderr is not None:
             with contextlib.suppress(OSError):
                 self.popen.stderr.close()
 

@@ -1,0 +1,168 @@
+"""A sandboxed bot as the engine sees it: a callable `bot(message) -> dict`.
+
+It owns time (PROTOCOL.md, Time): each message gets `time_ms` and `bank_ms`, a
+reply slower than `time_ms` spends the excess from the bank of the game, and the
+first `start` of a process gets longer for imports. It records per decision the
+latency and the stderr lines written meanwhile, and tears the bot down at its
+first fault; `begin_game` starts it again for the next game.
+"""
+
+from __future__ import annotations
+
+import statistics
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from typing import Any
+
+from engine.errors import BotFault
+from sandbox.limits import Limits
+from sandbox.process import BotProcess
+from sandbox.wire import encode_message, parse_reply
+
+Launcher = Callable[[], BotProcess]
+
+
+@dataclass
+class GameRecord:
+    """What one bot did in one game, beside the engine's log."""
+
+    startup_ms: float | None = None
+    latencies_ms: list[float] = field(default_factory=list)
+    bank_left_ms: float = 0.0
+    # {"event": index in the log of the first event after the message, "turn": n, "lines"}
+    stderr: list[dict[str, Any]] = field(default_factory=list)
+    stderr_bytes: int = 0
+    fault: str | None = None
+
+    def timing(self) -> dict[str, Any]:
+        lat = self.latencies_ms
+        summary = {
+            "decisions": len(lat),
+            "mean_ms": round(statistics.fmean(lat), 3) if lat else None,
+            "p50_ms": round(statistics.median(lat), 3) if lat else None,
+            "max_ms": round(max(lat), 3) if lat else None,
+        }
+        return {
+            "startup_ms": None if self.startup_ms is None else round(self.startup_ms, 1),
+            "bank_left_ms": round(self.bank_left_ms, 1),
+            "latency": summary,
+            "latencies_ms": [round(x, 3) for x in lat],
+        }
+
+
+class SandboxedBot:
+    """One bot program for the length of a match, played through the engine's callable API."""
+
+    def __init__(self, launch: Launcher, limits: Limits, *, match_deadline: float) -> None:
+        self._launch = launch
+        self.limits = limits
+        self.match_deadline = match_deadline
+        self.process: BotProcess | None = None
+        self._fresh = False  # the next `start` is the process's first: allow imports
+        self._end_unanswered = False
+        self._events_seen = 0
+        self._bank_ms = float(limits.bank_ms)
+        self._startup_ms: float | None = None  # of a launch not yet booked to a game
+        self.record = GameRecord()
+
+    # -- lifetime ------------------------------------------------------------------------
+
+    def ensure_running(self) -> None:
+        """Start the process if there is none (first game, or after a fault)."""
+        if self.process is not None and not self.process.closed:
+            return
+        started = time.monotonic()
+        self.process = self._launch()
+        self._startup_ms = (time.monotonic() - started) * 1000
+        self._fresh = True
+        self._end_unanswered = False
+
+    def begin_game(self) -> None:
+        self.record = GameRecord()
+        self.ensure_running()
+        self.record.startup_ms, self._startup_ms = self._startup_ms, None
+        self._bank_ms = float(self.limits.bank_ms)
+        self._events_seen = 0
+        assert self.process is not None
+        self.process.new_game()
+        if self._end_unanswered:
+            self.process.discard_pending()
+            self._end_unanswered = False
+
+    def end_game(self, *, faulted: str | None) -> GameRecord:
+        """Close the game's books; a seat the engine faulted is restarted next game."""
+        record = self.record
+        record.bank_left_ms = self._bank_ms
+        if faulted is not None:
+            record.fault = faulted
+            self.stop(kill=True)
+        return record
+
+    def stop(self, *, kill: bool = False) -> None:
+        if self.process is None:
+            return
+        process = self.process
+        if kill:
+            process.kill()
+        else:
+            process.close()
+        self._keep_stderr(process.stderr_lines(flush_partial=True), turn=None)
+
+    # -- the engine's callable -------------------------------------------------------------
+
+    def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
+        kind = message.get("type")
+        if self.process is None or self.process.closed:
+            raise BotFault("crash", "the bot is not running")
+        self._events_seen += len(message.get("events") or ())
+        time_ms = self.limits.first_start_ms if kind == "start" and self._fresh else None
+        time_ms = time_ms or self.limits.message_ms
+        bank = 0.0 if kind == "end" else self._bank_ms
+        payload = encode_message({**message, "time_ms": time_ms, "bank_ms": int(bank)})
+        started = time.monotonic()
+        deadline = min(started + (time_ms + bank) / 1000, self.match_deadline)
+        try:
+            line = self.process.exchange(payload, deadline)
+            elapsed_ms = (time.monotonic() - started) * 1000
+            reply = parse_reply(line)
+        except BotFault as fault:
+            if kind == "end" and fault.reason == "timeout":
+                # A missing reply to `end` is no fault; a late one is dropped next game.
+                self._end_unanswered = True
+                return {}
+            # Teardown at every fault, so nothing of the bot runs on while the game goes on.
+            self.process.kill()
+            if kind == "end":  # an odd reply to `end` is no fault either
+                return {}
+            self.record.fault = fault.reason
+            raise
+        finally:
+            lines = self.process.stderr_lines(flush_partial=self.process.closed)
+            self._keep_stderr(lines, turn=message.get("turn"))
+        if kind == "start":
+            self._fresh = False
+        if kind != "end":
+            self._bank_ms = max(0.0, self._bank_ms - max(0.0, elapsed_ms - time_ms))
+            self.record.latencies_ms.append(elapsed_ms)
+        return reply
+
+    def _keep_stderr(self, lines: list[str], *, turn: Any) -> None:
+        if not lines:
+            return
+        record = self.record
+        record.stderr.append(
+            {
+                "event": self._events_seen,
+                "turn": turn if type(turn) is int else None,
+                "lines": lines,
+            }
+        )
+        record.stderr_bytes += sum(len(line.encode()) + 1 for line in lines)
+        # Keep the newest lines of the game within the budget.
+        while record.stderr_bytes > self.limits.stderr_bytes_per_game and record.stderr:
+            oldest = record.stderr[0]
+            dropped = oldest["lines"].pop(0)
+            record.stderr_bytes -= len(dropped.encode()) + 1
+            if not oldest["lines"]:
+                record.stderr.pop(0)

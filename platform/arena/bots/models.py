@@ -11,6 +11,8 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .storage import bot_code_storage
+
 
 def bot_code_path(version: BotVersion, filename: str) -> str:
     # Never trust the uploaded file name for the storage path.
@@ -51,7 +53,7 @@ class BotVersion(models.Model):
     bot = models.ForeignKey(Bot, on_delete=models.CASCADE, related_name="versions")
     number = models.PositiveIntegerField()
     kind = models.CharField(max_length=3, choices=Kind.choices)
-    code = models.FileField(upload_to=bot_code_path, max_length=200)
+    code = models.FileField(upload_to=bot_code_path, storage=bot_code_storage, max_length=200)
     original_filename = models.CharField(max_length=255, blank=True)
     sha256 = models.CharField(max_length=64)
     size = models.PositiveIntegerField()
@@ -64,6 +66,10 @@ class BotVersion(models.Model):
     # The qualification match's outcome: faults, the bot's stderr tail, timings.
     qualification = models.JSONField(default=dict, blank=True)
     consecutive_faulted_matches = models.PositiveIntegerField(default=0)
+    # Each start of a qualification run counts; a run that never finishes (a worker
+    # killed again and again) fails the version after a few attempts.
+    qualification_attempts = models.PositiveSmallIntegerField(default=0)
+    qualification_started_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     qualified_at = models.DateTimeField(null=True, blank=True)
 

@@ -102,6 +102,11 @@ STORAGES = {
         if not DEBUG
         else "django.contrib.staticfiles.storage.StaticFilesStorage"
     },
+    # Uploaded bot code: private, outside MEDIA_ROOT, and a storage that has no URL.
+    "bot_code": {
+        "BACKEND": "arena.bots.storage.PrivateFileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "bot-code")},
+    },
 }
 
 # --- Celery -------------------------------------------------------------------------
@@ -131,7 +136,30 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 CELERY_RESULT_EXPIRES = 3600
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
-CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {}
+# Periodic jobs (arena.matches and arena.bots). `expires` drops a run that waited
+# longer than its period behind busy workers: the next one will do the same work.
+CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
+    "ladder-matchmaking": {
+        "task": "arena.matches.matchmake_ladders",
+        "schedule": 5.0,
+        "options": {"expires": 5},
+    },
+    "sweep-expired-leases": {
+        "task": "arena.matches.sweep_expired_leases",
+        "schedule": 30.0,
+        "options": {"expires": 30},
+    },
+    "requeue-stale-qualifications": {
+        "task": "arena.bots.requeue_stale_qualifications",
+        "schedule": 60.0,
+        "options": {"expires": 60},
+    },
+    "cleanup-sandbox-orphans": {
+        "task": "arena.matches.cleanup_sandbox_orphans",
+        "schedule": 600.0,
+        "options": {"expires": 600},
+    },
+}
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")
 
 # --- Sandbox ------------------------------------------------------------------------
@@ -143,6 +171,24 @@ ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", False)
 ARENA_SANDBOX_IMAGE = env_str("ARENA_SANDBOX_IMAGE", "onecard-bot-runtime:latest")
 ARENA_SANDBOX_RUNTIME = env_str("ARENA_SANDBOX_RUNTIME", "")  # e.g. "runsc" for gVisor
 ARENA_MAX_UPLOAD_BYTES = env_int("ARENA_MAX_UPLOAD_BYTES", 1024 * 1024, minimum=1024)
+# A zip upload: at most this many entries, unpacking to at most this many bytes, and
+# no member compressed more than ARENA_MAX_ZIP_RATIO to 1 (zip bombs).
+ARENA_MAX_ZIP_FILES = env_int("ARENA_MAX_ZIP_FILES", 64, minimum=1)
+ARENA_MAX_UNPACKED_BYTES = env_int("ARENA_MAX_UNPACKED_BYTES", 8 * 1024 * 1024, minimum=1024)
+ARENA_MAX_ZIP_RATIO = env_int("ARENA_MAX_ZIP_RATIO", 100, minimum=2)
+
+# --- Matches and the ladder ---------------------------------------------------------
+ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)
+# A worker holds a running match for this long and renews it as games finish; the
+# sweeper re-queues a match whose lease ran out (its worker died).
+ARENA_MATCH_LEASE_SECONDS = env_int("ARENA_MATCH_LEASE_SECONDS", 300, minimum=10)
+ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3, minimum=1)
+# A version whose matches fault this many times in a row is taken off the ladder.
+ARENA_FAULT_STREAK_LIMIT = env_int("ARENA_FAULT_STREAK_LIMIT", 5, minimum=1)
+ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)
+# Matchmaking keeps at most (workers x per-worker) ladder matches queued or running.
+ARENA_WORKER_COUNT = env_int("ARENA_WORKER_COUNT", 2, minimum=1)
+ARENA_LADDER_BACKLOG_PER_WORKER = env_int("ARENA_LADDER_BACKLOG_PER_WORKER", 2, minimum=1)
 
 # --- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK = {
@@ -152,6 +198,10 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "DEFAULT_THROTTLE_RATES": {
+        "uploads": env_str("ARENA_UPLOAD_RATE", "30/hour"),
+        "login": env_str("ARENA_LOGIN_RATE", "20/hour"),
+    },
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "OneCard Arena API",

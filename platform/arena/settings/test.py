@@ -21,3 +21,11 @@ if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
 if CELERY_RESULT_BACKEND.startswith("file://"):  # noqa: F405
     CELERY_RESULT_BACKEND = f"file://{VAR_DIR / 'celery-test' / 'results'}"  # noqa: F405
 MEDIA_ROOT = VAR_DIR / "test-media"  # noqa: F405
+STORAGES["bot_code"]["OPTIONS"]["location"] = str(VAR_DIR / "test-bot-code")  # noqa: F405
+# Bots in tests are our own example bots and tiny scripted ones: the subprocess
+# backend keeps the suite fast. Sandboxed backends have their own marked tests, and
+# CI can select one with these variables.
+ARENA_SANDBOX_BACKEND = env_choice(  # noqa: F405
+    "ARENA_SANDBOX_BACKEND", "subprocess", ("auto", "docker", "bwrap", "subprocess")
+)
+ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", True)  # noqa: F405

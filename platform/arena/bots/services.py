@@ -1,0 +1,332 @@
+"""Writes on bots and versions: upload, activate, retire, take off the ladder.
+
+Lock order (see `arena.core.locks`): a Bot row before any of its BotVersion rows.
+"""
+
+from __future__ import annotations
+
+import re
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.core.files.base import ContentFile
+from django.core.files.uploadedfile import UploadedFile
+from django.db import IntegrityError, transaction
+from django.db.models import F, Max, Q
+from django.utils import timezone
+
+from .models import Bot, BotVersion
+from .uploads import InspectedUpload, UploadLimits, UploadRejected, inspect_upload
+
+User = AbstractBaseUser | AnonymousUser
+
+# A version pending this long has lost its message (or the sandbox was down).
+QUALIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
+
+BOT_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,39}$")
+
+
+def upload_limits() -> UploadLimits:
+    return UploadLimits(
+        max_bytes=settings.ARENA_MAX_UPLOAD_BYTES,
+        max_files=settings.ARENA_MAX_ZIP_FILES,
+        max_unpacked_bytes=settings.ARENA_MAX_UNPACKED_BYTES,
+        max_ratio=settings.ARENA_MAX_ZIP_RATIO,
+    )
+
+
+def user_may_manage(*, user: User, bot: Bot) -> bool:
+    return bool(user.is_authenticated and (user.is_staff or bot.owner_id == user.pk))
+
+
+def _read_bounded(upload: UploadedFile, limit: int) -> bytes:
+    """At most limit + 1 bytes: enough to tell that an upload is too large."""
+    if upload.size is not None and upload.size > limit:
+        raise UploadRejected(f"The file is {upload.size} bytes; the limit is {limit} bytes.")
+    upload.seek(0)
+    chunks: list[bytes] = []
+    total = 0
+    for chunk in upload.chunks():
+        chunks.append(chunk)
+        total += len(chunk)
+        if total > limit:
+            break
+    return b"".join(chunks)
+
+
+def _check_name(*, user: User, name: str) -> Bot | None:
+    """The user's existing bot of that name, None for a free name, or ValidationError."""
+    if not BOT_NAME_PATTERN.match(name or ""):
+        raise ValidationError(
+            {
+                "name": [
+                    "2 to 40 characters: letters, digits, '-' and '_', "
+                    "starting with a letter or digit."
+                ]
+            }
+        )
+    # Case-insensitive, so that nobody can pass as "Greedy" next to "greedy".
+    existing = Bot.objects.filter(name__iexact=name).first()
+    if existing is None:
+        return None
+    if existing.owner_id != user.pk or existing.name != name:
+        raise ValidationError({"name": [f"The name {name!r} is taken."]})
+    return existing
+
+
+def bot_version_upload(
+    *, user: User, name: str, upload: UploadedFile, description: str = ""
+) -> BotVersion:
+    """Store a new version of the user's bot `name` (created if new) and queue its
+    qualification once the transaction commits. On any error nothing is stored and
+    ValidationError says which field is wrong."""
+    if not user.is_authenticated:
+        raise PermissionDenied("Log in to upload a bot.")
+    name = (name or "").strip()
+    description = (description or "").strip()
+    if len(description) > 500:
+        raise ValidationError({"description": ["At most 500 characters."]})
+    _check_name(user=user, name=name)
+    limits = upload_limits()
+    try:
+        data = _read_bounded(upload, limits.max_bytes)
+        inspected = inspect_upload(data=data, filename=upload.name or "", limits=limits)
+    except UploadRejected as error:
+        raise ValidationError({"upload": [str(error)]}) from None
+    try:
+        return _store_version(
+            user=user,
+            name=name,
+            description=description,
+            data=data,
+            inspected=inspected,
+            original_filename=(upload.name or "")[:255],
+        )
+    except IntegrityError:
+        # Someone else took the name between the check and the insert.
+        raise ValidationError({"name": [f"The name {name!r} is taken."]}) from None
+
+
+def _store_version(
+    *,
+    user: User,
+    name: str,
+    description: str,
+    data: bytes,
+    inspected: InspectedUpload,
+    original_filename: str,
+) -> BotVersion:
+    stored_name: str | None = None
+    version: BotVersion | None = None
+    try:
+        with transaction.atomic():
+            bot = _check_name(user=user, name=name)
+            if bot is None:
+                bot = Bot.objects.create(owner=user, name=name, description=description)
+            else:
+                bot = Bot.objects.select_for_update().get(pk=bot.pk)
+                if description and description != bot.description:
+                    bot.description = description
+                    bot.save(update_fields=["description"])
+            last = bot.versions.aggregate(last=Max("number"))["last"] or 0
+            version = BotVersion(
+                bot=bot,
+                number=last + 1,
+                kind=inspected.kind,
+                sha256=inspected.sha256,
+                size=inspected.size,
+                original_filename=original_filename,
+            )
+            version.code.save("upload", ContentFile(data), save=False)
+            stored_name = version.code.name
+            version.save()
+            version_id = version.pk
+            transaction.on_commit(lambda: _queue_qualification(version_id))
+    except BaseException:
+        # The row is gone with the rollback; do not leave its file behind.
+        if stored_name and version is not None:
+            version.code.storage.delete(stored_name)
+        raise
+    return version
+
+
+def _queue_qualification(version_id: int) -> None:
+    from .tasks import qualify_version  # tasks import services: import here, not above
+
+    qualify_version.delay(version_id)
+
+
+def bot_version_activate(*, user: User, version: BotVersion) -> BotVersion:
+    """Make a qualified version the bot's active one (the previous active retires)."""
+    if not user_may_manage(user=user, bot=version.bot):
+        raise PermissionDenied("Only the bot's owner can activate its versions.")
+    with transaction.atomic():
+        Bot.objects.select_for_update().get(pk=version.bot_id)
+        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        if version.status == BotVersion.Status.ACTIVE:
+            return version
+        if version.qualified_at is None or version.status not in (
+            BotVersion.Status.RETIRED,
+            BotVersion.Status.FAILED,
+        ):
+            raise ValidationError(
+                {"status": ["Only a version that passed qualification can be activated."]}
+            )
+        _make_active(version)
+    return version
+
+
+def bot_version_retire(*, user: User, version: BotVersion) -> BotVersion:
+    """Retire a version; if it was active, the bot leaves the ladder until another
+    version is activated or uploaded."""
+    if not user_may_manage(user=user, bot=version.bot):
+        raise PermissionDenied("Only the bot's owner can retire its versions.")
+    with transaction.atomic():
+        Bot.objects.select_for_update().get(pk=version.bot_id)
+        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        if version.status in (BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING):
+            raise ValidationError({"status": ["Wait until the version's qualification ends."]})
+        if version.status != BotVersion.Status.RETIRED:
+            version.status = BotVersion.Status.RETIRED
+            version.status_reason = "Retired by its owner."
+            version.save(update_fields=["status", "status_reason"])
+    return version
+
+
+def _make_active(version: BotVersion) -> None:
+    """Expects the bot's row to be locked by the caller."""
+    BotVersion.objects.filter(bot_id=version.bot_id, status=BotVersion.Status.ACTIVE).exclude(
+        pk=version.pk
+    ).update(status=BotVersion.Status.RETIRED, status_reason="Replaced by a newer version.")
+    version.status = BotVersion.Status.ACTIVE
+    version.status_reason = ""
+    version.consecutive_faulted_matches = 0
+    version.save(update_fields=["status", "status_reason", "consecutive_faulted_matches"])
+
+
+def bot_version_qualification_finish(
+    *, version_id: int, passed: bool, reason: str, report: dict[str, object]
+) -> BotVersion | None:
+    """Record a qualification outcome. Locks the bot, then the version, and ignores a
+    version that is no longer qualifying (retired meanwhile, or a duplicate run)."""
+    with transaction.atomic():
+        bot_id = BotVersion.objects.filter(pk=version_id).values_list("bot_id", flat=True).first()
+        if bot_id is None:
+            return None
+        Bot.objects.select_for_update().get(pk=bot_id)
+        version = BotVersion.objects.select_for_update().get(pk=version_id)
+        if version.status != BotVersion.Status.QUALIFYING:
+            return version
+        version.qualification = report
+        if passed:
+            version.qualified_at = timezone.now()
+            version.save(update_fields=["qualification", "qualified_at"])
+            _make_active(version)
+        else:
+            version.status = BotVersion.Status.FAILED
+            version.status_reason = reason
+            version.save(update_fields=["qualification", "status", "status_reason"])
+    return version
+
+
+QUALIFICATION_MAX_ATTEMPTS = 3
+# A run older than this is dead (the task's hard time limit is shorter).
+QUALIFICATION_RUN_TIMEOUT = timedelta(minutes=12)
+
+
+def bot_version_qualification_start(*, version_id: int) -> BotVersion | None:
+    """Move a pending version to qualifying and count the attempt; None if there is
+    nothing to do: the version is gone, decided, or being qualified by a live run.
+    A version whose earlier runs never finished fails after a few attempts."""
+    now = timezone.now()
+    with transaction.atomic():
+        version = (
+            BotVersion.objects.select_for_update()
+            .select_related("bot")
+            .filter(pk=version_id)
+            .first()
+        )
+        if version is None:
+            return None
+        if version.status == BotVersion.Status.QUALIFYING:
+            started = version.qualification_started_at
+            if started is not None and started > now - QUALIFICATION_RUN_TIMEOUT:
+                return None  # a duplicate message while a live run holds it
+        elif version.status != BotVersion.Status.PENDING:
+            return None
+        if version.qualification_attempts >= QUALIFICATION_MAX_ATTEMPTS:
+            version.status = BotVersion.Status.FAILED
+            version.status_reason = (
+                f"Qualification did not finish in {version.qualification_attempts} attempts."
+            )
+            version.save(update_fields=["status", "status_reason"])
+            return None
+        version.status = BotVersion.Status.QUALIFYING
+        version.qualification_attempts += 1
+        version.qualification_started_at = now
+        version.save(update_fields=["status", "qualification_attempts", "qualification_started_at"])
+    return version
+
+
+def bot_versions_stale_for_qualification(*, now: datetime | None = None) -> list[int]:
+    """Versions whose qualification message was lost or whose run died."""
+    now = now or timezone.now()
+    return list(
+        BotVersion.objects.filter(
+            Q(status=BotVersion.Status.PENDING, created_at__lt=now - QUALIFICATION_REQUEUE_AFTER)
+            | Q(
+                status=BotVersion.Status.QUALIFYING,
+                qualification_started_at__lt=now - QUALIFICATION_RUN_TIMEOUT,
+            )
+        )
+        .order_by("pk")
+        .values_list("pk", flat=True)[:100]
+    )
+
+
+def bot_version_qualification_postpone(*, version_id: int, reason: str) -> None:
+    """The sandbox could not run (not the bot's fault): back to pending, and the
+    attempt does not count, so that a retry or the stale sweep tries again later."""
+    BotVersion.objects.filter(pk=version_id, status=BotVersion.Status.QUALIFYING).update(
+        status=BotVersion.Status.PENDING,
+        status_reason=f"Qualification postponed: {reason}"[:2000],
+        qualification_attempts=F("qualification_attempts") - 1,
+    )
+
+
+def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]) -> list[int]:
+    """Update every version's run of faulted matches after one match; a version that
+    reaches ARENA_FAULT_STREAK_LIMIT is taken off the ladder. Returns those ids.
+
+    `version_ids_faulted` maps each version that played to the fault reasons it had
+    in the match (empty: a clean match). Expects to run inside the match's
+    transaction; locks the version rows in primary-key order.
+    """
+    limit = settings.ARENA_FAULT_STREAK_LIMIT
+    removed: list[int] = []
+    versions = BotVersion.objects.select_for_update().filter(pk__in=version_ids_faulted)
+    for version in versions.order_by("pk"):
+        reasons = version_ids_faulted[version.pk]
+        if not reasons:
+            if version.consecutive_faulted_matches:
+                version.consecutive_faulted_matches = 0
+                version.save(update_fields=["consecutive_faulted_matches"])
+            continue
+        version.consecutive_faulted_matches += 1
+        fields = ["consecutive_faulted_matches"]
+        if (
+            version.consecutive_faulted_matches >= limit
+            and version.status == BotVersion.Status.ACTIVE
+        ):
+            version.status = BotVersion.Status.FAILED
+            version.status_reason = (
+                f"Taken off the ladder: its last {version.consecutive_faulted_matches} matches "
+                f"all had faults (latest: {', '.join(sorted(set(reasons)))}). "
+                "Upload a fixed version, or activate this one again to retry."
+            )
+            fields += ["status", "status_reason"]
+            removed.append(version.pk)
+        version.save(update_fields=fields)
+    return removed

@@ -1,0 +1,95 @@
+"""The platform's side of `sandbox.run_match`: stored code in, logs out.
+
+Stored bot versions become `sandbox.BotProgram`s in a temporary folder that is
+removed afterwards (a zip is unpacked with the upload checks applied again), and
+the sandbox is chosen from settings. Only the platform's own example bots may run
+without isolation when ARENA_ALLOW_UNSANDBOXED is off: their code is ours.
+"""
+
+from __future__ import annotations
+
+import tempfile
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any
+
+from django.conf import settings
+
+import sandbox
+from arena.bots.models import BotVersion
+from arena.bots.services import upload_limits
+from arena.bots.uploads import extract_zip
+from arena.settings.env import REPO_ROOT
+
+EXAMPLES_DIR = REPO_ROOT / "bots_examples"
+QUALIFIER_BOT = EXAMPLES_DIR / "random_bot.py"
+
+
+@dataclass(frozen=True)
+class Entrant:
+    """A bot that sits down at a sandboxed table: its display name and its code."""
+
+    name: str
+    version: BotVersion | None = None  # stored code, or
+    path: Path | None = None  # a file of the platform's own (the qualifier)
+
+    @property
+    def trusted(self) -> bool:
+        return self.version is None or self.version.bot.is_example
+
+
+@contextmanager
+def bot_programs(entrants: Sequence[Entrant]) -> Iterator[list[sandbox.BotProgram]]:
+    """The entrants' code on disk as BotPrograms, removed when the block ends."""
+    with tempfile.TemporaryDirectory(prefix="arena-match-") as tmp:
+        programs = []
+        for index, entrant in enumerate(entrants):
+            programs.append(
+                sandbox.BotProgram(entrant.name, _materialize(entrant, Path(tmp) / str(index)))
+            )
+        yield programs
+
+
+def _materialize(entrant: Entrant, folder: Path) -> Path:
+    folder.mkdir()
+    if entrant.version is None:
+        assert entrant.path is not None
+        return entrant.path
+    with entrant.version.code.open("rb") as stored:
+        data = stored.read()
+    if entrant.version.kind == BotVersion.Kind.ZIP:
+        extract_zip(data=data, destination=folder, limits=upload_limits())
+        return folder
+    target = folder / "main.py"
+    target.write_bytes(data)
+    return target
+
+
+def run_sandboxed_match(
+    *,
+    entrants: Sequence[Entrant],
+    games: int,
+    seed: int,
+    ruleset: dict[str, Any],
+    progress: Callable[..., None] | None = None,
+) -> Any:
+    """`sandbox.run_match` with the configured backend; returns its MatchResult.
+
+    Raises sandbox.InfrastructureError when no sandbox can run the bots.
+    """
+    trusted = all(entrant.trusted for entrant in entrants)
+    runtime = settings.ARENA_SANDBOX_RUNTIME or None
+    with bot_programs(entrants) as programs:
+        return sandbox.run_match(
+            programs,
+            games=games,
+            seed=seed,
+            ruleset=ruleset,
+            backend=settings.ARENA_SANDBOX_BACKEND,
+            allow_unsandboxed=settings.ARENA_ALLOW_UNSANDBOXED or trusted,
+            image=settings.ARENA_SANDBOX_IMAGE,
+            runtime=runtime,
+            progress=progress,
+        )

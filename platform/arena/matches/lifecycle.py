@@ -1,0 +1,243 @@
+"""A match's life in the database: claim, lease, result or failure, sweep.
+
+The database is the source of truth. A queued message carries only a match id; a
+worker *claims* the row (state and a lease token, under a row lock), renews the
+lease while it plays, and writes the outcome only if it still holds the lease.
+The sweeper gives a match whose lease ran out (its worker died) back to the
+queue, and fails it, blaming no bot, after ARENA_MATCH_MAX_ATTEMPTS.
+
+Lock order, everywhere: the Match row, then BotVersion rows by primary key, then
+Rating rows by bot id (arena.ratings.locks), then the tournament (its hook).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import socket
+import uuid
+from collections.abc import Callable
+from datetime import datetime, timedelta
+from typing import Any
+
+from django.conf import settings
+from django.db import transaction
+from django.utils import timezone
+
+from arena.bots.services import bot_version_record_match_faults
+
+from .logs import game_summary, log_compress
+from .models import Game, Match, MatchSeat
+
+logger = logging.getLogger(__name__)
+
+
+def worker_token() -> str:
+    """Who holds a lease: host and process, plus a nonce per claim, so that a worker
+    that claims the same match again is told apart from its earlier self."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _lease_until(now: datetime) -> datetime:
+    return now + timedelta(seconds=settings.ARENA_MATCH_LEASE_SECONDS)
+
+
+def _locked(match_id: int) -> Match | None:
+    return Match.objects.select_for_update().filter(pk=match_id).first()
+
+
+def match_claim(*, match_id: int, token: str) -> Match | None:
+    """Take a queued match (or a running one whose lease expired) for this worker.
+
+    Returns None when there is nothing to do: the match is gone, done, failed, or
+    held by a live lease. A match out of attempts is failed here instead.
+    """
+    now = timezone.now()
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match is None:
+            return None
+        claimable = match.state == Match.State.QUEUED or (
+            match.state == Match.State.RUNNING
+            and match.lease_expires_at is not None
+            and match.lease_expires_at <= now
+        )
+        if not claimable:
+            return None
+        if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+            _fail(match, f"Gave up after {match.attempts} attempts.")
+            return None
+        match.state = Match.State.RUNNING
+        match.attempts += 1
+        match.worker = token
+        match.lease_expires_at = _lease_until(now)
+        match.started_at = now
+        match.save(update_fields=["state", "attempts", "worker", "lease_expires_at", "started_at"])
+    return match
+
+
+def match_lease_renew(*, match_id: int, token: str) -> bool:
+    """Extend the lease; False if this worker no longer holds it."""
+    renewed = Match.objects.filter(pk=match_id, state=Match.State.RUNNING, worker=token).update(
+        lease_expires_at=_lease_until(timezone.now())
+    )
+    return renewed == 1
+
+
+def lease_renewer(*, match_id: int, token: str, every_seconds: float) -> Callable[..., None]:
+    """A `progress` callback for sandbox.run_match that renews the lease, at most
+    once per `every_seconds` (a game can take milliseconds)."""
+    last = [timezone.now()]
+
+    def renew(*_args: Any) -> None:
+        now = timezone.now()
+        if (now - last[0]).total_seconds() >= every_seconds:
+            last[0] = now
+            if not match_lease_renew(match_id=match_id, token=token):
+                logger.warning("match %s: lease lost while playing", match_id)
+
+    return renew
+
+
+def _append_error(match: Match, message: str) -> None:
+    match.error = f"{match.error}\n{message}".strip()[-4000:]
+
+
+def _fail(match: Match, reason: str) -> None:
+    """Expects the match row locked. No bot is blamed: ratings and fault streaks
+    are left alone; a tournament hears of it."""
+    match.state = Match.State.FAILED
+    _append_error(match, reason)
+    match.lease_expires_at = None
+    match.finished_at = timezone.now()
+    match.save(update_fields=["state", "error", "lease_expires_at", "finished_at"])
+    if match.tournament_id is not None:
+        from arena.tournaments.services import tournament_match_finished
+
+        tournament_match_finished(match=match)
+
+
+def match_release(*, match_id: int, token: str, error: str) -> str:
+    """Give a match back after an infrastructure failure (never the bots' fault).
+
+    Returns "retry" (queued again: the caller retries the task), "failed" (out of
+    attempts) or "lost" (this worker no longer held it).
+    """
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match is None or match.state != Match.State.RUNNING or match.worker != token:
+            return "lost"
+        message = f"Attempt {match.attempts} could not run: {error}"
+        if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+            _fail(match, message)
+            return "failed"
+        match.state = Match.State.QUEUED
+        match.worker = ""
+        match.lease_expires_at = None
+        _append_error(match, message)
+        match.save(update_fields=["state", "worker", "lease_expires_at", "error"])
+    return "retry"
+
+
+def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) -> list[int]:
+    """Re-queue running matches whose lease expired; fail those out of attempts.
+
+    Rows locked by a live transaction are skipped (SKIP LOCKED): a worker busy
+    writing its result is not dead. Returns the re-queued ids, sent on commit.
+    """
+    from .tasks import run_match
+
+    now = now or timezone.now()
+    requeued: list[int] = []
+    with transaction.atomic():
+        expired = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(state=Match.State.RUNNING, lease_expires_at__lt=now)
+            .order_by("pk")[:limit]
+        )
+        for match in expired:
+            message = f"Lease of {match.worker or 'a worker'} expired (attempt {match.attempts})."
+            if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+                _fail(match, message + " Gave up.")
+                continue
+            match.state = Match.State.QUEUED
+            match.worker = ""
+            match.lease_expires_at = None
+            _append_error(match, message)
+            match.save(update_fields=["state", "worker", "lease_expires_at", "error"])
+            requeued.append(match.pk)
+        for match_id in requeued:
+            transaction.on_commit(lambda match_id=match_id: run_match.delay(match_id))
+    return requeued
+
+
+def match_record_result(
+    *, match_id: int, token: str, games: list[dict[str, Any]], backend: str
+) -> Match | None:
+    """Write a played match in ONE transaction: games with compressed logs, seat
+    summaries, fault streaks, ratings (rated matches) and the tournament hook.
+
+    Does nothing (returns None) unless this worker still holds the match: a worker
+    whose lease was taken over must not write a second result.
+    """
+    from arena.ratings.services import ratings_apply_game
+
+    with transaction.atomic():
+        match = _locked(match_id)
+        if match is None or match.state != Match.State.RUNNING or match.worker != token:
+            logger.warning("match %s: result discarded, lease no longer held", match_id)
+            return None
+        seats = list(MatchSeat.objects.filter(match=match).order_by("index"))
+        rows = []
+        for number, log in enumerate(games):
+            summary = game_summary(log)
+            if len(summary.ranks) != len(seats):
+                raise ValueError(f"match {match_id}: game {number} has the wrong player count")
+            rows.append(
+                Game(
+                    match=match,
+                    number=number,
+                    seating=summary.seating,
+                    ranks=summary.ranks,
+                    winner_index=summary.winner_index,
+                    turns=summary.turns,
+                    adjudicated=summary.adjudicated,
+                    faults=summary.faults,
+                    log_compressed=log_compress(log),
+                )
+            )
+            for seat in seats:
+                seat.games += 1
+                seat.rank_sum += summary.ranks[seat.index]
+                seat.wins += summary.winner_index == seat.index
+                reasons = [f["reason"] for f in summary.faults if f["index"] == seat.index]
+                if reasons:
+                    seat.faults += 1
+                    seat.fault_reasons = [
+                        *seat.fault_reasons,
+                        *({"game": number, "reason": r} for r in reasons),
+                    ]
+        created = Game.objects.bulk_create(rows)
+        MatchSeat.objects.bulk_update(
+            seats, ["games", "wins", "faults", "rank_sum", "fault_reasons"]
+        )
+        match.state = Match.State.DONE
+        match.lease_expires_at = None
+        match.finished_at = timezone.now()
+        match.backend = backend[:16]
+        match.save(update_fields=["state", "lease_expires_at", "finished_at", "backend"])
+        bot_version_record_match_faults(
+            version_ids_faulted={
+                seat.bot_version_id: [entry["reason"] for entry in seat.fault_reasons]
+                for seat in seats
+            }
+        )
+        if match.rated and match.competition_id is not None:
+            for game in created:  # in order: each game's ratings start from the last
+                game.match = match
+                ratings_apply_game(game=game)
+        if match.tournament_id is not None:
+            from arena.tournaments.services import tournament_match_finished
+
+            tournament_match_finished(match=match)
+    return match

@@ -1,0 +1,67 @@
+"""Playing one match on a worker: claim, run in the sandbox, record."""
+
+from __future__ import annotations
+
+import enum
+import logging
+
+from django.conf import settings
+
+from arena.core.sandboxing import Entrant, run_sandboxed_match
+from sandbox.errors import InfrastructureError
+
+from . import lifecycle
+from .models import MatchSeat
+
+logger = logging.getLogger(__name__)
+
+
+class Outcome(enum.Enum):
+    NOTHING_TO_DO = "nothing to do"  # gone, finished, or held by a live lease
+    DONE = "done"
+    RETRY = "retry"  # infrastructure trouble; queued again
+    FAILED = "failed"  # out of attempts
+    LOST = "lost"  # another worker took the match over meanwhile
+
+
+def match_run(*, match_id: int) -> Outcome:
+    """Play a queued match and record its result. Safe to call twice for one match:
+    a match already done (or held by another worker) is left alone."""
+    token = lifecycle.worker_token()
+    match = lifecycle.match_claim(match_id=match_id, token=token)
+    if match is None:
+        return Outcome.NOTHING_TO_DO
+    seats = list(
+        MatchSeat.objects.filter(match_id=match_id)
+        .select_related("bot", "bot_version", "bot_version__bot")
+        .order_by("index")
+    )
+    renew = lifecycle.lease_renewer(
+        match_id=match_id, token=token, every_seconds=settings.ARENA_MATCH_LEASE_SECONDS / 4
+    )
+    try:
+        result = run_sandboxed_match(
+            entrants=[Entrant(name=seat.bot.name, version=seat.bot_version) for seat in seats],
+            games=match.games_planned,
+            seed=match.seed,
+            ruleset=match.ruleset,
+            progress=renew,
+        )
+    except InfrastructureError as error:
+        logger.warning("match %s: sandbox unavailable: %s", match_id, error)
+        return _released(match_id, token, str(error))
+    except Exception as error:
+        # Not a bot's fault either (bots fault inside the logs, never here): our own
+        # bug or a missing file. Give the match back at once rather than hold it
+        # until the lease runs out; the attempt limit stops a repeating failure.
+        logger.exception("match %s: could not be played", match_id)
+        return _released(match_id, token, f"{type(error).__name__}: {error}")
+    recorded = lifecycle.match_record_result(
+        match_id=match_id, token=token, games=result.games, backend=result.backend
+    )
+    return Outcome.DONE if recorded is not None else Outcome.LOST
+
+
+def _released(match_id: int, token: str, error: str) -> Outcome:
+    verdict = lifecycle.match_release(match_id=match_id, token=token, error=error)
+    return {"retry": Outcome.RETRY, "failed": Outcome.FAILED}.get(verdict, Outcome.LOST)

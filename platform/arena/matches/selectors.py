@@ -1,0 +1,97 @@
+"""Reads on competitions, matches and games."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from django.db.models import Prefetch, QuerySet
+from django.shortcuts import get_object_or_404
+
+from arena.bots.models import Bot
+
+from .logs import log_decompress
+from .models import Competition, Game, Match, MatchSeat
+
+ACTIVE_STATES = (Match.State.QUEUED, Match.State.RUNNING)
+
+
+def default_competition() -> Competition:
+    """The default ladder (created by a migration): korean rules at two seats."""
+    competition = Competition.objects.filter(is_default=True).order_by("pk").first()
+    if competition is None:
+        raise Competition.DoesNotExist("No default competition: run the migrations.")
+    return competition
+
+
+def competition_list() -> QuerySet[Competition]:
+    return Competition.objects.all()
+
+
+def competition_get(*, slug: str) -> Competition:
+    return get_object_or_404(Competition, slug=slug)
+
+
+def _with_seats(queryset: QuerySet[Match]) -> QuerySet[Match]:
+    seats = MatchSeat.objects.select_related("bot", "bot_version").order_by("index")
+    return queryset.select_related("competition", "tournament").prefetch_related(
+        Prefetch("seats", queryset=seats)
+    )
+
+
+def match_list(
+    *,
+    bot: Bot | None = None,
+    competition: Competition | None = None,
+    tournament: Any = None,
+    state: str | None = None,
+) -> QuerySet[Match]:
+    """Newest first, with seats (bot and version) prefetched: two queries per page."""
+    matches = Match.objects.all()
+    if bot is not None:
+        # Through the (bot, -match) index: a bot's history stays fast with many games.
+        matches = matches.filter(pk__in=MatchSeat.objects.filter(bot=bot).values("match_id"))
+    if competition is not None:
+        matches = matches.filter(competition=competition)
+    if tournament is not None:
+        matches = matches.filter(tournament=tournament)
+    if state:
+        matches = matches.filter(state=state)
+    return _with_seats(matches.order_by("-created_at", "-id"))
+
+
+def matches_live() -> QuerySet[Match]:
+    """Matches queued or being played, oldest first (the order they will run in)."""
+    return _with_seats(Match.objects.filter(state__in=ACTIVE_STATES).order_by("created_at", "id"))
+
+
+def match_get(*, pk: int) -> Match:
+    return get_object_or_404(
+        _with_seats(Match.objects.all()).prefetch_related(
+            Prefetch("games", queryset=Game.objects.defer("log_compressed").order_by("number"))
+        ),
+        pk=pk,
+    )
+
+
+def game_get(*, pk: int) -> Game:
+    return get_object_or_404(
+        Game.objects.select_related("match", "match__competition").prefetch_related(
+            Prefetch(
+                "match__seats",
+                queryset=MatchSeat.objects.select_related("bot", "bot__owner").order_by("index"),
+            )
+        ),
+        pk=pk,
+    )
+
+
+def game_log(*, game: Game) -> dict[str, Any]:
+    """The game's full log (REPLAY.md plus timings, stderr and debug), decompressed."""
+    return log_decompress(game.log_compressed)
+
+
+def bots_busy_ids() -> set[int]:
+    """Bots seated in a match that is queued or running."""
+    return set(
+        MatchSeat.objects.filter(match__state__in=ACTIVE_STATES).values_list("bot_id", flat=True)
+    )

@@ -1,0 +1,123 @@
+"""Creating matches: the one way a match enters the queue, and user challenges."""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+from django.conf import settings
+from django.contrib.auth import get_user_model
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.db import transaction
+from django.utils import timezone
+
+import engine
+from arena.bots.models import Bot, BotVersion
+
+from .models import Competition, Match, MatchSeat
+from .selectors import default_competition
+
+MAX_GAMES_PER_MATCH = 200
+
+
+def _queue_run(match_id: int) -> None:
+    from .tasks import run_match  # tasks import the runner, which imports this module
+
+    run_match.delay(match_id)
+
+
+def match_create(
+    *,
+    kind: str,
+    versions: list[BotVersion],
+    ruleset: dict[str, Any] | str | None,
+    games: int,
+    competition: Competition | None = None,
+    tournament: Any = None,
+    rated: bool,
+    created_by: Any = None,
+    seed: int | None = None,
+) -> Match:
+    """Create a match (and its seats, in the order of `versions`) in the caller's
+    transaction; `run_match` is queued when that transaction commits."""
+    if kind not in Match.Kind.values:
+        raise ValidationError({"kind": [f"Unknown match kind {kind!r}."]})
+    if not 2 <= len(versions) <= 8:
+        raise ValidationError({"versions": ["A match seats 2 to 8 bots."]})
+    if len({version.bot_id for version in versions}) != len(versions):
+        raise ValidationError({"versions": ["A bot cannot sit twice at one table."]})
+    if competition is not None and competition.seats != len(versions):
+        raise ValidationError(
+            {"versions": [f"{competition.name} plays at {competition.seats} seats."]}
+        )
+    if not 1 <= games <= MAX_GAMES_PER_MATCH:
+        raise ValidationError({"games": [f"From 1 to {MAX_GAMES_PER_MATCH} games."]})
+    try:
+        normalized = engine.Ruleset.from_value(ruleset).to_dict()
+    except engine.RulesetError as error:
+        raise ValidationError({"ruleset": [str(error)]}) from None
+    with transaction.atomic():
+        match = Match.objects.create(
+            kind=kind,
+            competition=competition,
+            tournament=tournament,
+            rated=rated,
+            ruleset=normalized,
+            games_planned=games,
+            seed=secrets.randbits(62) if seed is None else seed,
+            created_by=created_by,
+        )
+        MatchSeat.objects.bulk_create(
+            [
+                MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
+                for index, version in enumerate(versions)
+            ]
+        )
+        match_id = match.pk
+        transaction.on_commit(lambda: _queue_run(match_id))
+    return match
+
+
+def challenges_left_today(*, user: Any) -> int:
+    start_of_day = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
+    used = Match.objects.filter(
+        kind=Match.Kind.CHALLENGE, created_by=user, created_at__gte=start_of_day
+    ).count()
+    return max(0, settings.ARENA_CHALLENGES_PER_DAY - used)
+
+
+def challenge_create(*, user: Any, bot: Bot, opponent: Bot) -> Match:
+    """An unrated match of the default competition between the user's bot and any
+    active bot, within ARENA_CHALLENGES_PER_DAY (UTC days)."""
+    if not user.is_authenticated or (bot.owner_id != user.pk and not user.is_staff):
+        raise PermissionDenied("You can only challenge with your own bot.")
+    if bot.pk == opponent.pk:
+        raise ValidationError({"opponent": ["A bot cannot challenge itself."]})
+    competition = default_competition()
+    with transaction.atomic():
+        # The user's row serializes their challenges, so the quota cannot be overrun
+        # by simultaneous requests.
+        get_user_model().objects.select_for_update().get(pk=user.pk)
+        if challenges_left_today(user=user) <= 0:
+            raise ValidationError(
+                {"opponent": [f"Daily limit of {settings.ARENA_CHALLENGES_PER_DAY} challenges."]}
+            )
+        active = {
+            version.bot_id: version
+            for version in BotVersion.objects.filter(
+                bot_id__in=[bot.pk, opponent.pk], status=BotVersion.Status.ACTIVE
+            )
+        }
+        if bot.pk not in active:
+            raise ValidationError({"bot": [f"{bot.name} has no active version."]})
+        if opponent.pk not in active:
+            raise ValidationError({"opponent": [f"{opponent.name} has no active version."]})
+        return match_create(
+            kind=Match.Kind.CHALLENGE,
+            versions=[active[bot.pk], active[opponent.pk]],
+            ruleset=competition.ruleset,
+            games=competition.games_per_match,
+            competition=competition,
+            rated=False,
+            created_by=user,
+        )

@@ -1,0 +1,49 @@
+"""Celery tasks of the matches app: thin interfaces over services, ids only."""
+
+from __future__ import annotations
+
+from celery import shared_task
+from django.db import InterfaceError, OperationalError
+
+from .lifecycle import matches_requeue_expired
+from .matchmaking import ladders_matchmake
+from .runner import Outcome, match_run
+
+# Backoff between attempts of a match whose sandbox was unavailable.
+RETRY_COUNTDOWN_SECONDS = 30
+
+
+@shared_task(
+    name="arena.matches.run_match",
+    bind=True,
+    acks_late=True,  # a worker that dies mid-match leaves the message to be redelivered
+    reject_on_worker_lost=True,
+    autoretry_for=(OperationalError, InterfaceError),  # the database went away
+    retry_backoff=5,
+    retry_backoff_max=120,
+    max_retries=5,
+    soft_time_limit=2400,
+    time_limit=2460,  # above the sandbox's own 30-minute cap on a match
+)
+def run_match(self, match_id: int) -> None:
+    if match_run(match_id=match_id) is Outcome.RETRY:
+        # The match is queued again in the database; this message brings it back.
+        raise self.retry(countdown=RETRY_COUNTDOWN_SECONDS, max_retries=None)
+
+
+@shared_task(name="arena.matches.sweep_expired_leases", time_limit=60)
+def sweep_expired_leases() -> None:
+    matches_requeue_expired()
+
+
+@shared_task(name="arena.matches.matchmake_ladders", time_limit=60)
+def matchmake_ladders() -> None:
+    ladders_matchmake()
+
+
+@shared_task(name="arena.matches.cleanup_sandbox_orphans", time_limit=300)
+def cleanup_sandbox_orphans() -> None:
+    """Remove bot containers and processes left behind by a killed worker."""
+    from sandbox.cleanup import cleanup_orphans
+
+    cleanup_orphans()

@@ -1,0 +1,28 @@
+"""What a user may see of a game: the log, with other people's bots' private output
+(stderr and debug) removed, and the frames the replay viewer steps through."""
+
+from __future__ import annotations
+
+from typing import Any
+
+import engine
+from arena.matches.logs import log_without_private
+from arena.matches.models import Game
+from arena.matches.selectors import game_log
+
+
+def hidden_seats_for_user(*, user: Any, game: Game) -> set[int]:
+    """Table seats of this game whose bot the user does not own (staff own all)."""
+    if user is not None and user.is_authenticated and user.is_staff:
+        return set()
+    user_id = user.pk if user is not None and user.is_authenticated else None
+    owner_by_index = {seat.index: seat.bot.owner_id for seat in game.match.seats.all()}
+    return {seat for seat, index in enumerate(game.seating) if owner_by_index.get(index) != user_id}
+
+
+def game_replay_for_user(*, user: Any, game: Game) -> dict[str, Any]:
+    """{"log": the visible log, "frames": engine.replay_frames(log)}."""
+    log = log_without_private(
+        game_log(game=game), hidden_seats=hidden_seats_for_user(user=user, game=game)
+    )
+    return {"log": log, "frames": engine.replay_frames(log)}

@@ -1,0 +1,212 @@
+"""A match's life: create, claim, lease, play, record once, sweep, fail without blame."""
+
+from __future__ import annotations
+
+from datetime import timedelta
+
+import pytest
+from django.core.exceptions import ValidationError
+from django.utils import timezone
+
+import engine
+from arena.bots.models import BotVersion
+from arena.matches import lifecycle
+from arena.matches.models import Game, Match
+from arena.matches.runner import Outcome, match_run
+from arena.matches.selectors import game_log
+from arena.matches.services import match_create
+from arena.ratings.models import Rating, RatingChange
+from arena.settings.env import REPO_ROOT
+from sandbox.errors import InfrastructureError
+from tests.arena.factories import (
+    ActiveBotVersionFactory,
+    default_competition,
+    game_log_for,
+    match_with_seats,
+)
+
+pytestmark = pytest.mark.django_db
+
+CRASHER = b"raise SystemExit(1)\n"
+
+
+def example_version(name: str) -> BotVersion:
+    source = (REPO_ROOT / "bots_examples" / f"{name}_bot.py").read_bytes()
+    return ActiveBotVersionFactory(bot__name=name, source=source)
+
+
+def test_match_create_queues_on_commit_with_seats_in_order(django_capture_on_commit_callbacks):
+    a, b = ActiveBotVersionFactory(), ActiveBotVersionFactory()
+    competition = default_competition()
+    with django_capture_on_commit_callbacks() as callbacks:
+        match = match_create(
+            kind=Match.Kind.LADDER,
+            versions=[b, a],
+            ruleset=competition.ruleset,
+            games=4,
+            competition=competition,
+            rated=True,
+        )
+    assert len(callbacks) == 1
+    assert [seat.bot_version_id for seat in match.seats.order_by("index")] == [b.pk, a.pk]
+    assert match.state == Match.State.QUEUED
+    assert match.ruleset == engine.Ruleset.from_value(None).to_dict()
+
+
+@pytest.mark.parametrize(
+    ("versions", "games", "field"),
+    [(1, 2, "versions"), (2, 0, "games"), (9, 2, "versions")],
+)
+def test_match_create_refuses_bad_shapes(versions, games, field):
+    chosen = [ActiveBotVersionFactory() for _ in range(versions)]
+    with pytest.raises(ValidationError) as caught:
+        match_create(kind="ladder", versions=chosen, ruleset=None, games=games, rated=False)
+    assert field in caught.value.message_dict
+
+
+def test_match_create_refuses_a_bot_twice_and_bad_rulesets():
+    version = ActiveBotVersionFactory()
+    with pytest.raises(ValidationError):
+        match_create(kind="ladder", versions=[version, version], ruleset=None, games=1, rated=False)
+    with pytest.raises(ValidationError) as caught:
+        match_create(
+            kind="ladder",
+            versions=[version, ActiveBotVersionFactory()],
+            ruleset={"turn_limit": -1},
+            games=1,
+            rated=False,
+        )
+    assert "ruleset" in caught.value.message_dict
+
+
+def test_a_played_match_is_recorded_once_with_replayable_logs_and_ratings():
+    match = match_with_seats([example_version("greedy"), example_version("random")])
+    match.games_planned = 4
+    match.save()
+
+    assert match_run(match_id=match.pk) is Outcome.DONE
+    assert match_run(match_id=match.pk) is Outcome.NOTHING_TO_DO  # idempotent
+
+    match.refresh_from_db()
+    assert match.state == Match.State.DONE
+    assert match.attempts == 1
+    assert match.backend == "subprocess"
+    games = list(Game.objects.filter(match=match).order_by("number"))
+    assert [g.number for g in games] == [0, 1, 2, 3]
+    for game in games:
+        log = game_log(game=game)
+        list(engine.replay(log))  # raises ReplayError if the stored log is corrupt
+        assert game.seating == log["seating"]
+        assert sorted(game.ranks) == [1, 2]
+    seats = list(match.seats.order_by("index"))
+    assert all(seat.games == 4 for seat in seats)
+    assert sum(seat.wins for seat in seats) == 4
+    assert RatingChange.objects.filter(game__match=match).count() == 8
+    assert Rating.objects.filter(competition=match.competition).count() == 2
+
+
+def test_unrated_match_leaves_ratings_alone():
+    match = match_with_seats(rated=False)
+    assert match_run(match_id=match.pk) is Outcome.DONE
+    assert not RatingChange.objects.exists()
+
+
+def test_claim_is_exclusive_until_the_lease_expires():
+    match = match_with_seats()
+    first = lifecycle.match_claim(match_id=match.pk, token="w1")
+    assert first is not None
+    assert first.state == Match.State.RUNNING
+    assert lifecycle.match_claim(match_id=match.pk, token="w2") is None
+    Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now() - timedelta(1))
+    second = lifecycle.match_claim(match_id=match.pk, token="w2")
+    assert second is not None
+    assert (second.attempts, second.worker) == (2, "w2")
+    # The first worker lost the lease: its result is not written.
+    result = lifecycle.match_record_result(
+        match_id=match.pk,
+        token="w1",
+        games=[game_log_for(ranks_by_index=[1, 2])],
+        backend="subprocess",
+    )
+    assert result is None
+    assert not Game.objects.filter(match=match).exists()
+
+
+def test_lease_renewal_only_by_the_holder():
+    match = match_with_seats()
+    lifecycle.match_claim(match_id=match.pk, token="w1")
+    before = Match.objects.get(pk=match.pk).lease_expires_at
+    assert lifecycle.match_lease_renew(match_id=match.pk, token="w1")
+    assert Match.objects.get(pk=match.pk).lease_expires_at >= before
+    assert not lifecycle.match_lease_renew(match_id=match.pk, token="w2")
+
+
+def test_sweeper_requeues_expired_leases_and_gives_up_after_max_attempts(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.ARENA_MATCH_MAX_ATTEMPTS = 2
+    match = match_with_seats()
+    live = match_with_seats()
+    lifecycle.match_claim(match_id=match.pk, token="dead")
+    lifecycle.match_claim(match_id=live.pk, token="alive")
+    later = timezone.now() + timedelta(seconds=settings.ARENA_MATCH_LEASE_SECONDS + 1)
+    Match.objects.filter(pk=live.pk).update(lease_expires_at=later + timedelta(hours=1))
+
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert lifecycle.matches_requeue_expired(now=later) == [match.pk]
+    assert len(callbacks) == 1
+    match.refresh_from_db()
+    assert match.state == Match.State.QUEUED
+    assert "expired" in match.error
+
+    lifecycle.match_claim(match_id=match.pk, token="dead-again")
+    assert lifecycle.matches_requeue_expired(now=later + timedelta(hours=1)) == []
+    match.refresh_from_db()
+    assert match.state == Match.State.FAILED
+    assert "Gave up" in match.error
+    assert all(seat.faults == 0 for seat in match.seats.all())
+
+
+def test_infrastructure_error_requeues_then_fails_without_blaming_bots(settings, monkeypatch):
+    settings.ARENA_MATCH_MAX_ATTEMPTS = 2
+
+    def broken(**kwargs):
+        raise InfrastructureError("Docker engine unreachable")
+
+    monkeypatch.setattr("arena.matches.runner.run_sandboxed_match", broken)
+    match = match_with_seats()
+    assert match_run(match_id=match.pk) is Outcome.RETRY
+    match.refresh_from_db()
+    assert match.state == Match.State.QUEUED
+    assert "Docker engine unreachable" in match.error
+    assert match_run(match_id=match.pk) is Outcome.FAILED
+    match.refresh_from_db()
+    assert match.state == Match.State.FAILED
+    versions = BotVersion.objects.filter(match_seats__match=match)
+    assert all(v.consecutive_faulted_matches == 0 for v in versions)
+    assert all(v.status == BotVersion.Status.ACTIVE for v in versions)
+
+
+def test_five_faulted_matches_in_a_row_take_a_version_off_the_ladder(settings):
+    settings.ARENA_FAULT_STREAK_LIMIT = 3
+    crasher = ActiveBotVersionFactory(source=CRASHER)
+    steady = ActiveBotVersionFactory()
+    for played in range(1, 4):
+        match = match_with_seats([crasher, steady], rated=False, games_planned=1)
+        assert match_run(match_id=match.pk) is Outcome.DONE
+        crasher.refresh_from_db()
+        assert crasher.consecutive_faulted_matches == played
+    assert crasher.status == BotVersion.Status.FAILED
+    assert "Taken off the ladder" in crasher.status_reason
+    assert "crash" in crasher.status_reason
+    steady.refresh_from_db()
+    assert steady.status == BotVersion.Status.ACTIVE
+    assert steady.consecutive_faulted_matches == 0
+
+
+def test_a_clean_match_resets_the_fault_streak():
+    version = ActiveBotVersionFactory(consecutive_faulted_matches=3)
+    match = match_with_seats([version, ActiveBotVersionFactory()], rated=False, games_planned=1)
+    match_run(match_id=match.pk)
+    version.refresh_from_db()
+    assert version.consecutive_faulted_matches == 0

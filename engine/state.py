@@ -348,6 +348,7 @@ class GameState:
             if rank == SEVEN and left:
                 event["suit"] = SUITS[suit]
             events.append(event)
+        self.suit = -1
         if left == 1:
             if call:
                 self.lapse = -1
@@ -356,9 +357,9 @@ class GameState:
             else:
                 self.lapse = seat
         elif left == 0:
+            self.turn += 1
             self._finish(seat, adjudicated=False)
             return
-        self.suit = -1
         attack = self.t.attack
         if attacked:
             if rank == THREE:

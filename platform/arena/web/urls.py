@@ -1,0 +1,45 @@
+"""The pages of the site, mounted at "/"."""
+
+from django.urls import path
+
+from arena.web.views import accounts, bots, home, leaderboard, matches, tournaments
+
+app_name = "web"
+
+urlpatterns = [
+    path("", home.home, name="home"),
+    path("examples/<slug:name>.py", home.example_bot_download, name="example-bot"),
+    # Accounts: Django's default LOGIN_URL and LOGIN_REDIRECT_URL live under /accounts/.
+    path("accounts/signup/", accounts.signup, name="signup"),
+    path("accounts/login/", accounts.LoginView.as_view(), name="login"),
+    path("accounts/logout/", accounts.LogoutView.as_view(), name="logout"),
+    path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password-change"),
+    path("accounts/profile/", accounts.profile, name="profile"),
+    path("accounts/profile/token/", accounts.token_regenerate, name="token-regenerate"),
+    # Bots.
+    path("my/bots/", bots.my_bots, name="my-bots"),
+    path("my/bots/submit/", bots.bot_submit, name="bot-submit"),
+    path("my/versions/<int:pk>/", bots.version_detail, name="version-detail"),
+    path("my/versions/<int:pk>/status.json", bots.version_status, name="version-status"),
+    path("my/versions/<int:pk>/activate/", bots.version_activate, name="version-activate"),
+    path("my/versions/<int:pk>/retire/", bots.version_retire, name="version-retire"),
+    path("my/versions/<int:pk>/code/", bots.version_download, name="version-download"),
+    path("bots/<str:name>/", bots.bot_detail, name="bot-detail"),
+    # Ladders.
+    path("leaderboard/", leaderboard.leaderboard, name="leaderboard"),
+    path("leaderboard/<slug:slug>/", leaderboard.leaderboard, name="competition-leaderboard"),
+    # Matches and replays.
+    path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
+    path("matches/<int:pk>/status.json", matches.match_status, name="match-status"),
+    path("games/<int:pk>/replay/", matches.game_replay, name="game-replay"),
+    path("games/<int:pk>/log.json", matches.game_log_download, name="game-log"),
+    # Tournaments.
+    path("tournaments/", tournaments.tournament_list, name="tournament-list"),
+    path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
+    path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament-detail"),
+    path(
+        "tournaments/<int:pk>/progress.json",
+        tournaments.tournament_progress_view,
+        name="tournament-progress",
+    ),
+]

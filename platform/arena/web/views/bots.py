@@ -1,0 +1,160 @@
+"""Submitting bots, one's own bots and versions, and the public bot page."""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
+from django.http import HttpRequest, HttpResponse, JsonResponse
+from django.shortcuts import redirect, render
+from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_POST
+
+from arena.bots.models import BotVersion
+from arena.bots.selectors import (
+    bot_get,
+    bot_version_code_for_owner,
+    bot_version_get_for_owner,
+)
+from arena.bots.services import bot_version_activate, bot_version_retire, bot_version_upload
+from arena.matches.selectors import match_list
+from arena.ratings.selectors import head_to_head, rating_history
+from arena.web.charts import history_chart
+from arena.web.forms import BotUploadForm
+from arena.web.selectors import bot_ratings, bots_with_versions_for_owner, competition_pick
+
+BOT_PAGE_MATCHES = 15
+# Qualification is still under way in these states: the version page keeps polling.
+LIVE_STATUSES = frozenset({BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING})
+
+
+@login_required
+def my_bots(request: HttpRequest) -> HttpResponse:
+    bots = bots_with_versions_for_owner(user=request.user)
+    return render(request, "web/bots/my_bots.html", {"nav": "my-bots", "bots": bots})
+
+
+@login_required
+def bot_submit(request: HttpRequest) -> HttpResponse:
+    initial = {"name": request.GET.get("name", "")}
+    form = BotUploadForm(request.POST or None, request.FILES or None, initial=initial)
+    if request.method == "POST" and form.is_valid():
+        try:
+            version = bot_version_upload(
+                user=request.user,
+                name=form.cleaned_data["name"],
+                upload=form.cleaned_data["upload"],
+                description=form.cleaned_data["description"],
+            )
+        except ValidationError as error:
+            form.add_service_errors(error)
+        else:
+            messages.success(
+                request, f"{version.bot.name} version {version.number} is uploaded and queued."
+            )
+            return redirect("web:version-detail", pk=version.pk)
+    return render(request, "web/bots/submit.html", {"nav": "submit", "form": form})
+
+
+@never_cache
+@login_required
+def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
+    version = bot_version_get_for_owner(user=request.user, pk=pk)
+    return render(
+        request,
+        "web/bots/version_detail.html",
+        {
+            "nav": "my-bots",
+            "version": version,
+            "bot": version.bot,
+            "live": version.status in LIVE_STATUSES,
+            "qualification": version.qualification or {},
+        },
+    )
+
+
+@never_cache
+@login_required
+def version_status(request: HttpRequest, pk: int) -> JsonResponse:
+    """What the version page polls while qualification runs."""
+    version = bot_version_get_for_owner(user=request.user, pk=pk)
+    return JsonResponse(
+        {
+            "fingerprint": version.status,
+            "status": version.status,
+            "label": version.get_status_display(),
+            "reason": version.status_reason,
+            "live": version.status in LIVE_STATUSES,
+        }
+    )
+
+
+def _version_action(
+    request: HttpRequest, pk: int, action: Callable[..., BotVersion], done: str
+) -> HttpResponse:
+    version = bot_version_get_for_owner(user=request.user, pk=pk)
+    try:
+        action(user=request.user, version=version)
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+    else:
+        messages.success(request, f"{version.bot.name} version {version.number} {done}.")
+    if request.POST.get("back") == "version":
+        return redirect("web:version-detail", pk=pk)
+    return redirect("web:my-bots")
+
+
+@require_POST
+@login_required
+def version_activate(request: HttpRequest, pk: int) -> HttpResponse:
+    return _version_action(request, pk, bot_version_activate, "is now the active version")
+
+
+@require_POST
+@login_required
+def version_retire(request: HttpRequest, pk: int) -> HttpResponse:
+    return _version_action(request, pk, bot_version_retire, "is retired")
+
+
+@never_cache
+@login_required
+def version_download(request: HttpRequest, pk: int) -> HttpResponse:
+    version = bot_version_get_for_owner(user=request.user, pk=pk)
+    code = bot_version_code_for_owner(user=request.user, version=version)
+    suffix = "zip" if version.kind == BotVersion.Kind.ZIP else "py"
+    response = HttpResponse(
+        code,
+        content_type="application/zip" if suffix == "zip" else "text/x-python; charset=utf-8",
+    )
+    filename = f"{version.bot.name}-v{version.number}.{suffix}"
+    response["Content-Disposition"] = f'attachment; filename="{filename}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response
+
+
+def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
+    bot = bot_get(name=name)
+    ratings = list(bot_ratings(bot=bot))
+    competition = competition_pick(slug=request.GET.get("competition"), ratings=ratings)
+    history = list(rating_history(bot=bot, competition=competition)) if competition else []
+    opponents = list(head_to_head(bot=bot, competition=competition)) if competition else []
+    recent = list(match_list(bot=bot)[:BOT_PAGE_MATCHES])
+    is_owner = request.user.is_authenticated and (
+        request.user.is_staff or bot.owner_id == request.user.pk
+    )
+    return render(
+        request,
+        "web/bots/bot_detail.html",
+        {
+            "bot": bot,
+            "is_owner": is_owner,
+            "versions": bot.versions.order_by("-number"),
+            "ratings": ratings,
+            "competition": competition,
+            "chart": history_chart(history),
+            "opponents": opponents,
+            "recent": recent,
+        },
+    )

@@ -77,11 +77,17 @@ def _check_name(*, user: User, name: str) -> Bot | None:
 
 
 def bot_version_upload(
-    *, user: User, name: str, upload: UploadedFile, description: str = ""
+    *,
+    user: User,
+    name: str,
+    upload: UploadedFile,
+    description: str = "",
+    queue_qualification: bool = True,
 ) -> BotVersion:
     """Store a new version of the user's bot `name` (created if new) and queue its
-    qualification once the transaction commits. On any error nothing is stored and
-    ValidationError says which field is wrong."""
+    qualification once the transaction commits (unless the caller qualifies it
+    itself). On any error nothing is stored and ValidationError says which field
+    is wrong."""
     if not user.is_authenticated:
         raise PermissionDenied("Log in to upload a bot.")
     name = (name or "").strip()
@@ -103,6 +109,7 @@ def bot_version_upload(
             data=data,
             inspected=inspected,
             original_filename=(upload.name or "")[:255],
+            queue_qualification=queue_qualification,
         )
     except IntegrityError:
         # Someone else took the name between the check and the insert.
@@ -117,6 +124,7 @@ def _store_version(
     data: bytes,
     inspected: InspectedUpload,
     original_filename: str,
+    queue_qualification: bool,
 ) -> BotVersion:
     stored_name: str | None = None
     version: BotVersion | None = None
@@ -143,7 +151,8 @@ def _store_version(
             stored_name = version.code.name
             version.save()
             version_id = version.pk
-            transaction.on_commit(lambda: _queue_qualification(version_id))
+            if queue_qualification:
+                transaction.on_commit(lambda: _queue_qualification(version_id))
     except BaseException:
         # The row is gone with the rollback; do not leave its file behind.
         if stored_name and version is not None:

@@ -1,19 +1,210 @@
-"""Writes to tournaments: creating one, starting its schedule, noticing its end."""
+"""Writes to tournaments: creating one, starting its schedule, noticing its end.
+
+A tournament is created `pending` with its entries (each bot's active version frozen);
+a task then creates its whole schedule of unrated matches through
+`arena.matches.services.match_create` (which queues each on commit) and marks it
+`running`; the match-completion hook marks it `done` when every match has finished.
+"""
 
 from __future__ import annotations
 
 import logging
+import secrets
+from typing import Any
 
+from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
 from django.utils import timezone
 
+import engine
+from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Match
+from arena.matches.services import MAX_GAMES_PER_MATCH, match_create
 
+from . import scheduling
 from .locks import tournament_lock
-from .models import Tournament
+from .models import Tournament, TournamentEntry
 
 logger = logging.getLogger(__name__)
+
+MAX_ENTRANTS = 32
+MAX_ROUNDS = 10
+# A tournament may not flood the workers: its whole schedule, in games.
+MAX_TOTAL_GAMES = 20_000
+NAME_MAX = Tournament._meta.get_field("name").max_length
+
+
+def _tournament_create_errors(
+    *, name: str, format: str, seats: int, games_per_match: int, rounds: int, bots: list[Bot]
+) -> dict[str, list[str]]:
+    errors: dict[str, list[str]] = {}
+
+    def add(field: str, message: str) -> None:
+        errors.setdefault(field, []).append(message)
+
+    if not name.strip():
+        add("name", "A tournament needs a name.")
+    elif len(name) > NAME_MAX:
+        add("name", f"At most {NAME_MAX} characters.")
+    if format not in Tournament.Format.values:
+        add("format", f"One of {', '.join(Tournament.Format.values)}.")
+    if not 2 <= seats <= 8:
+        add("seats", "A table has 2 to 8 seats.")
+    elif format == Tournament.Format.ROUND_ROBIN and seats != 2:
+        add("format", "A round robin is played at 2 seats; use balanced rounds for 3 or more.")
+    elif format == Tournament.Format.BALANCED and seats < 3:
+        add("format", "Balanced rounds are for 3 or more seats; use a round robin for 2.")
+    if not 1 <= games_per_match <= MAX_GAMES_PER_MATCH:
+        add("games_per_match", f"From 1 to {MAX_GAMES_PER_MATCH} games.")
+    elif 2 <= seats <= 8 and games_per_match % seats:
+        # Seats rotate and each deal is played once per rotation: a partial rotation
+        # would favour whoever sits first.
+        add("games_per_match", f"A multiple of the table size ({seats}), so seats rotate fully.")
+    if not 1 <= rounds <= MAX_ROUNDS:
+        add("rounds", f"From 1 to {MAX_ROUNDS} rounds.")
+    if len({bot.pk for bot in bots}) != len(bots):
+        add("bots", "A bot can enter only once.")
+    if len(bots) > MAX_ENTRANTS:
+        add("bots", f"At most {MAX_ENTRANTS} bots.")
+    elif 2 <= seats <= 8 and len(bots) < max(seats, 2):
+        add("bots", f"At least {max(seats, 2)} bots for {seats}-seat tables.")
+    if not errors:
+        matches = scheduling.schedule_size(
+            format=format, entrants=len(bots), seats=seats, rounds=rounds
+        )
+        if matches * games_per_match > MAX_TOTAL_GAMES:
+            add(
+                "games_per_match",
+                f"That schedule has {matches * games_per_match} games; at most "
+                f"{MAX_TOTAL_GAMES}. Use fewer bots, rounds or games.",
+            )
+    return errors
+
+
+def tournament_create(
+    *,
+    user: Any,
+    name: str,
+    format: str,
+    ruleset: dict[str, Any] | str | None,
+    seats: int,
+    games_per_match: int,
+    bots: list[Bot],
+    rounds: int = 1,
+) -> Tournament:
+    """Create a pending tournament and queue its start on commit.
+
+    A user may enter only their own bots (staff any bot); every bot needs an active
+    version, which is frozen in its entry. Errors: ValidationError keyed by field,
+    creating nothing.
+    """
+    if not getattr(user, "is_authenticated", False):
+        raise ValidationError({"bots": ["Log in to create a tournament."]})
+    errors = _tournament_create_errors(
+        name=name,
+        format=format,
+        seats=seats,
+        games_per_match=games_per_match,
+        rounds=rounds,
+        bots=bots,
+    )
+    foreign = sorted(bot.name for bot in bots if bot.owner_id != user.pk)
+    if foreign and not user.is_staff:
+        errors.setdefault("bots", []).append(
+            f"You can only enter your own bots, not {', '.join(foreign)}."
+        )
+    try:
+        normalized_ruleset = engine.Ruleset.from_value(ruleset).to_dict()
+    except engine.RulesetError as error:
+        errors["ruleset"] = [str(error)]
+    if errors:
+        raise ValidationError(errors)
+    with transaction.atomic():
+        active = {
+            version.bot_id: version
+            for version in BotVersion.objects.select_for_update()
+            .filter(bot__in=bots, status=BotVersion.Status.ACTIVE)
+            .order_by("pk")
+        }
+        inactive = sorted(bot.name for bot in bots if bot.pk not in active)
+        if inactive:
+            raise ValidationError({"bots": [f"No active version: {', '.join(inactive)}."]})
+        tournament = Tournament.objects.create(
+            name=name.strip(),
+            created_by=user,
+            format=format,
+            ruleset=normalized_ruleset,
+            seats=seats,
+            games_per_match=games_per_match,
+            rounds=rounds,
+            seed=secrets.randbits(62),
+        )
+        TournamentEntry.objects.bulk_create(
+            [
+                TournamentEntry(tournament=tournament, bot=bot, bot_version=active[bot.pk])
+                for bot in bots
+            ]
+        )
+        tournament_id = tournament.pk
+        transaction.on_commit(lambda: _queue_start(tournament_id))
+    return tournament
+
+
+def _queue_start(tournament_id: int) -> None:
+    from .tasks import start_tournament
+
+    start_tournament.delay(tournament_id)
+
+
+def tournament_schedule(*, tournament: Tournament, entrants: int) -> list[scheduling.Table]:
+    if tournament.format == Tournament.Format.ROUND_ROBIN:
+        return scheduling.round_robin_schedule(entrants=entrants, rounds=tournament.rounds)
+    return scheduling.balanced_schedule(
+        entrants=entrants, seats=tournament.seats, rounds=tournament.rounds, seed=tournament.seed
+    )
+
+
+def tournament_start(*, tournament_id: int) -> Tournament | None:
+    """Create every match of a pending tournament and mark it running. Idempotent:
+    a tournament that has started (or is gone) is left alone."""
+    with transaction.atomic():
+        tournament = tournament_lock(tournament_id=tournament_id)
+        if tournament is None or tournament.state != Tournament.State.PENDING:
+            return tournament
+        if Match.objects.filter(tournament=tournament).exists():
+            return tournament
+        entries = list(tournament.entries.select_related("bot_version").order_by("pk"))
+        try:
+            schedule = tournament_schedule(tournament=tournament, entrants=len(entries))
+            with transaction.atomic():
+                for number, table in enumerate(schedule):
+                    match_create(
+                        kind=Match.Kind.TOURNAMENT,
+                        versions=[entries[i].bot_version for i in table],
+                        ruleset=tournament.ruleset,
+                        games=tournament.games_per_match,
+                        tournament=tournament,
+                        rated=False,
+                        created_by=tournament.created_by,
+                        # Distinct deals per match, reproducible from the tournament.
+                        seed=(tournament.seed + number) % (1 << 62),
+                    )
+        except (ValidationError, scheduling.ScheduleError) as error:
+            # Only a tournament edited since its creation gets here (an entry
+            # deleted in the admin, say): fail it with the reason rather than
+            # leave it pending for ever.
+            tournament.state = Tournament.State.FAILED
+            tournament.error = f"Could not schedule: {error}"
+            tournament.finished_at = timezone.now()
+            tournament.save(update_fields=["state", "error", "finished_at"])
+            return tournament
+        tournament.state = Tournament.State.RUNNING
+        tournament.started_at = timezone.now()
+        tournament.save(update_fields=["state", "started_at"])
+        logger.info("tournament %s started: %d matches", tournament.pk, len(schedule))
+    return tournament
+
 
 FINISHED_MATCH_STATES = (Match.State.DONE, Match.State.FAILED)
 

@@ -1,64 +1,27 @@
-"""Factories for the ratings and tournaments tests (P2's own, independent of the
-shared tests/arena/factories.py so that these tests do not wait on it)."""
+"""Helpers for the ratings and tournaments tests, on top of the shared factories."""
 
 from __future__ import annotations
 
-import hashlib
 import zlib
 
-import factory
-from django.contrib.auth import get_user_model
-from django.core.files.base import ContentFile
-
-from arena.bots.models import Bot, BotVersion
+from arena.bots.models import BotVersion
 from arena.matches.models import Competition, Game, Match, MatchSeat
+from tests.arena.factories import (
+    ActiveBotVersionFactory,
+    BotFactory,
+    CompetitionFactory,
+    StaffFactory,
+    UserFactory,
+)
 
-BOT_SOURCE = b"import sys\nfor line in sys.stdin:\n    print('{}', flush=True)\n"
-
-
-class UserFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = get_user_model()
-        django_get_or_create = ("username",)
-
-    username = factory.Sequence(lambda n: f"user{n}")
-    password = factory.django.Password("a-long-test-password")
-
-
-class BotFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Bot
-
-    owner = factory.SubFactory(UserFactory)
-    name = factory.Sequence(lambda n: f"bot{n}")
-
-
-class BotVersionFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = BotVersion
-
-    bot = factory.SubFactory(BotFactory)
-    number = factory.Sequence(lambda n: n + 1)
-    kind = BotVersion.Kind.PY
-    sha256 = hashlib.sha256(BOT_SOURCE).hexdigest()
-    size = len(BOT_SOURCE)
-    status = BotVersion.Status.ACTIVE
-    code = factory.LazyFunction(lambda: ContentFile(BOT_SOURCE, name="main.py"))
-
-
-def active_bot(**kwargs) -> Bot:
-    """A bot with one active version."""
-    return BotVersionFactory(bot=BotFactory(**kwargs)).bot
-
-
-class CompetitionFactory(factory.django.DjangoModelFactory):
-    class Meta:
-        model = Competition
-
-    slug = factory.Sequence(lambda n: f"competition-{n}")
-    name = factory.Sequence(lambda n: f"Competition {n}")
-    ruleset = factory.LazyFunction(lambda: {"name": "korean"})
-    seats = 2
+__all__ = [
+    "ActiveBotVersionFactory",
+    "BotFactory",
+    "CompetitionFactory",
+    "StaffFactory",
+    "UserFactory",
+    "finished_match",
+]
 
 
 def finished_match(

@@ -10,7 +10,7 @@ from django.db import connection, connections, transaction
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import ratings_apply_game
 
-from .factories import BotVersionFactory, CompetitionFactory, finished_match
+from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
 
 WORKERS = 6
 
@@ -36,7 +36,7 @@ def test_concurrent_rating_updates_lose_nothing_and_replay_exactly():
     if connection.vendor != "postgresql":
         pytest.skip("row locks under real concurrency need PostgreSQL")
     competition = CompetitionFactory(seats=2)
-    a, b, c = (BotVersionFactory() for _ in range(3))
+    a, b, c = (ActiveBotVersionFactory() for _ in range(3))
     tables = [[a, b], [b, a], [b, c], [c, a], [a, c], [c, b]]
     matches = [
         finished_match(versions=t, game_ranks=[[1, 2], [2, 1], [1, 2]], competition=competition)

@@ -8,7 +8,7 @@ from django.core.management import CommandError, call_command
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import ratings_apply_game
 
-from .factories import BotVersionFactory, CompetitionFactory, finished_match
+from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -60,7 +60,7 @@ def play_ladder(rng, *, competition, versions, matches, out_of_order=False):
 @pytest.fixture
 def ladders():
     rng = random.Random(5)
-    versions = [BotVersionFactory() for _ in range(6)]
+    versions = [ActiveBotVersionFactory() for _ in range(6)]
     two, four = CompetitionFactory(seats=2), CompetitionFactory(seats=4)
     play_ladder(rng, competition=two, versions=versions, matches=30, out_of_order=True)
     play_ladder(rng, competition=four, versions=versions, matches=15)
@@ -88,7 +88,7 @@ def test_recompute_repairs_a_damaged_rating_and_check_reports_it(ladders):
 def test_recompute_rebuilds_lost_ratings_in_game_order():
     rng = random.Random(9)
     competition = CompetitionFactory()
-    versions = [BotVersionFactory() for _ in range(4)]
+    versions = [ActiveBotVersionFactory() for _ in range(4)]
     play_ladder(rng, competition=competition, versions=versions, matches=10)
     before = snapshot()
     Rating.objects.all().delete()  # and, by cascade, every change
@@ -103,7 +103,7 @@ def test_unknown_competition_is_an_error():
 
 def test_a_rating_that_no_game_supports_is_dropped():
     competition = CompetitionFactory()
-    orphan = BotVersionFactory()
+    orphan = ActiveBotVersionFactory()
     Rating.objects.create(bot=orphan.bot, competition=competition, elo=1700.0, games=3)
     with pytest.raises(CommandError):
         call_command("recompute_ratings", "--check")

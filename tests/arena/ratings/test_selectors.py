@@ -12,7 +12,7 @@ from arena.ratings.selectors import (
 )
 from arena.ratings.services import ratings_apply_game
 
-from .factories import BotFactory, BotVersionFactory, CompetitionFactory, finished_match
+from .factories import ActiveBotVersionFactory, BotFactory, CompetitionFactory, finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -27,9 +27,9 @@ def play(competition, versions, game_ranks):
 @pytest.fixture
 def board():
     competition = CompetitionFactory()
-    alpha = BotVersionFactory(bot=BotFactory(name="alpha"))
-    beta = BotVersionFactory(bot=BotFactory(name="beta"))
-    gamma = BotVersionFactory(bot=BotFactory(name="gamma"))
+    alpha = ActiveBotVersionFactory(bot=BotFactory(name="alpha"))
+    beta = ActiveBotVersionFactory(bot=BotFactory(name="beta"))
+    gamma = ActiveBotVersionFactory(bot=BotFactory(name="gamma"))
     play(competition, [alpha, beta], [[1, 2], [1, 2], [1, 2]])
     play(competition, [beta, gamma], [[1, 2], [1, 2]])
     play(competition, [gamma, alpha], [[1, 2], [2, 1]])
@@ -93,7 +93,7 @@ def test_rating_history_marks_version_changes(board):
     competition, alpha, beta, _ = board
     alpha.status = alpha.Status.RETIRED
     alpha.save()
-    newer = BotVersionFactory(bot=alpha.bot)
+    newer = ActiveBotVersionFactory(bot=alpha.bot)
     play(competition, [newer, beta], [[2, 1]])
     history = rating_history(bot=alpha.bot, competition=competition)
     assert len(history) == 6
@@ -118,7 +118,7 @@ def test_head_to_head_counts_pairwise_results(board):
 
 def test_head_to_head_at_a_four_seat_table():
     competition = CompetitionFactory(seats=4)
-    versions = [BotVersionFactory() for _ in range(4)]
+    versions = [ActiveBotVersionFactory() for _ in range(4)]
     play(competition, versions, [[1, 2, 2, 4]])
     rows = {r.opponent_id: r for r in head_to_head(bot=versions[1].bot, competition=competition)}
     assert (rows[versions[0].bot_id].losses, rows[versions[2].bot_id].draws) == (1, 1)

@@ -6,7 +6,7 @@ from arena.ratings import elo
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import RatingError, ratings_apply_game
 
-from .factories import BotVersionFactory, CompetitionFactory, finished_match
+from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
 
 pytestmark = pytest.mark.django_db
 
@@ -18,7 +18,7 @@ def apply_all(match):
 
 def test_a_rated_game_creates_ratings_and_records_every_change():
     competition = CompetitionFactory()
-    a, b = BotVersionFactory(), BotVersionFactory()
+    a, b = ActiveBotVersionFactory(), ActiveBotVersionFactory()
     match = finished_match(
         versions=[a, b], game_ranks=[[1, 2], [2, 1], [1, 2]], competition=competition
     )
@@ -43,7 +43,7 @@ def test_a_rated_game_creates_ratings_and_records_every_change():
 def test_applying_a_game_twice_rates_it_once():
     competition = CompetitionFactory()
     match = finished_match(
-        versions=[BotVersionFactory(), BotVersionFactory()],
+        versions=[ActiveBotVersionFactory(), ActiveBotVersionFactory()],
         game_ranks=[[1, 2]],
         competition=competition,
     )
@@ -58,7 +58,7 @@ def test_applying_a_game_twice_rates_it_once():
 def test_unrated_matches_leave_ratings_alone(kwargs):
     competition = kwargs.pop("competition", CompetitionFactory())
     match = finished_match(
-        versions=[BotVersionFactory(), BotVersionFactory()],
+        versions=[ActiveBotVersionFactory(), ActiveBotVersionFactory()],
         game_ranks=[[1, 2]],
         competition=competition,
         **kwargs,
@@ -69,7 +69,7 @@ def test_unrated_matches_leave_ratings_alone(kwargs):
 
 def test_ratings_are_per_competition():
     first, second = CompetitionFactory(), CompetitionFactory(seats=3)
-    a, b, c = BotVersionFactory(), BotVersionFactory(), BotVersionFactory()
+    a, b, c = ActiveBotVersionFactory(), ActiveBotVersionFactory(), ActiveBotVersionFactory()
     apply_all(finished_match(versions=[a, b], game_ranks=[[1, 2]], competition=first))
     apply_all(finished_match(versions=[a, b, c], game_ranks=[[3, 1, 2]], competition=second))
     assert Rating.objects.get(bot=a.bot, competition=first).elo > 1500
@@ -79,13 +79,13 @@ def test_ratings_are_per_competition():
 
 def test_a_new_version_continues_the_bots_rating_and_is_marked():
     competition = CompetitionFactory()
-    old, opponent = BotVersionFactory(), BotVersionFactory()
+    old, opponent = ActiveBotVersionFactory(), ActiveBotVersionFactory()
     apply_all(
         finished_match(versions=[old, opponent], game_ranks=[[1, 2]], competition=competition)
     )
     old.status = old.Status.RETIRED
     old.save()
-    new = BotVersionFactory(bot=old.bot)
+    new = ActiveBotVersionFactory(bot=old.bot)
     apply_all(
         finished_match(versions=[new, opponent], game_ranks=[[1, 2]], competition=competition)
     )
@@ -99,7 +99,7 @@ def test_a_new_version_continues_the_bots_rating_and_is_marked():
 def test_a_game_with_ranks_that_do_not_fit_the_seats_is_refused():
     competition = CompetitionFactory()
     match = finished_match(
-        versions=[BotVersionFactory(), BotVersionFactory()],
+        versions=[ActiveBotVersionFactory(), ActiveBotVersionFactory()],
         game_ranks=[[1, 2]],
         competition=competition,
     )

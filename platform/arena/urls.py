@@ -1,6 +1,5 @@
 from django.contrib import admin
 from django.urls import include, path
-from django.views.generic import RedirectView
 from drf_spectacular.views import SpectacularAPIView, SpectacularSwaggerView
 
 from arena.core.views import healthz
@@ -19,6 +18,6 @@ urlpatterns = [
     path("api/v1/", include(api_v1)),
     path("api/schema/", SpectacularAPIView.as_view(), name="api-schema"),
     path("api/docs/", SpectacularSwaggerView.as_view(url_name="api-schema"), name="api-docs"),
-    # The web UI (arena.web) takes over "/" when it lands.
-    path("", RedirectView.as_view(pattern_name="api-docs", permanent=False), name="home"),
+    # The web UI: every page people use in a browser.
+    path("", include("arena.web.urls")),
 ]

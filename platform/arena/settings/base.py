@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.tournaments",
     "arena.replays",
+    "arena.web",
 ]
 
 MIDDLEWARE = [

@@ -89,6 +89,14 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "live": tournament.state in LIVE_STATES,
             "standings": tournament_standings(tournament=tournament),
             "crosstable": crosstable,
+            "crosstable_rows": (
+                [
+                    {"name": name, "cells": cells}
+                    for (_, name), cells in zip(crosstable.bots, crosstable.cells, strict=True)
+                ]
+                if crosstable
+                else []
+            ),
             "matches": list(match_list(tournament=tournament)),
         },
     )

@@ -55,6 +55,17 @@
     return node;
   }
 
+  /* A card inside a sentence: "10♥" in the card's colour, named for screen readers. */
+  function inline(code) {
+    var f = face(code);
+    if (!f) return el("span", "card-code", code);
+    var node = el("span", "card-inline" + (f.red ? " card-inline--red" : ""), f.joker ? "\u2605 " + (f.red ? "colour" : "black") + " joker" : f.label + f.symbol);
+    node.setAttribute("role", "img");
+    node.setAttribute("aria-label", f.name);
+    node.dataset.code = f.code;
+    return node;
+  }
+
   /* A face-down card: what one seat's view shows of another seat's hand. */
   function back(size) {
     var node = el("span", "card card--back" + (size ? " card--" + size : ""));
@@ -70,5 +81,5 @@
     return node;
   }
 
-  global.ArenaCards = { card: card, back: back, face: face, suitChip: suitChip, el: el, SUIT_NAMES: SUIT_NAMES };
+  global.ArenaCards = { card: card, inline: inline, back: back, face: face, suitChip: suitChip, el: el, SUIT_NAMES: SUIT_NAMES };
 })(window);

@@ -30,7 +30,7 @@
   }
 
   function appendCards(node, codes) {
-    codes.forEach(function (code) { node.appendChild(C.card(code, "small")); });
+    codes.forEach(function (code) { node.appendChild(C.inline(code)); });
   }
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
@@ -93,7 +93,7 @@
       describe(frame.event, node);
     } else {
       node.appendChild(document.createTextNode("The deal. Lead card: "));
-      node.appendChild(C.card(frames[0].top, "small"));
+      node.appendChild(C.inline(frames[0].top));
     }
     if (frame.finished) {
       var w = data.result && data.result.winner;
@@ -294,7 +294,7 @@
   function play() {
     if (state.index === last) go(0);
     state.playing = true;
-    $("play").textContent = "\u275a\u275a Pause";
+    $("play").textContent = "Pause";
     $("play").setAttribute("aria-pressed", "true");
     schedule();
   }
@@ -302,7 +302,7 @@
   function pause() {
     state.playing = false;
     clearTimeout(state.timer);
-    $("play").textContent = "\u25b6 Play";
+    $("play").textContent = "Play";
     $("play").setAttribute("aria-pressed", "false");
   }
 

@@ -1,0 +1,144 @@
+"""Invariants over many random games: cards conserved, logs replay, nothing leaks."""
+
+from __future__ import annotations
+
+import json
+import random
+from typing import Any
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+import engine
+from engine import GameState
+from engine.cards import CODES
+
+RULESETS = [None, *sorted(engine.PRESETS), {"max_penalty": 6, "mirror_three": True}]
+
+
+class Unruly:
+    """A random bot that now and then calls wrongly, skips calls, or misbehaves, and
+    checks every message it gets against what it may know."""
+
+    def __init__(self, seed: int, misbehave: float) -> None:
+        self.rng = random.Random(seed)
+        self.misbehave = misbehave
+        self.seat = -1
+        self.hand: list[str] = []
+
+    def __call__(self, message: dict[str, Any]) -> Any:
+        kind = message["type"]
+        if kind == "start":
+            self.seat = message["seat"]
+            return {}
+        assert message["seat"] == self.seat
+        self.check(message)
+        if kind == "end":
+            return {}
+        if self.rng.random() < self.misbehave:
+            return self.rng.choice([None, {"action": "play", "card": "BJ"}, RuntimeError()])
+        if kind == "catch":
+            return {"action": self.rng.choice(["catch", "pass"])}
+        legal = message["legal"]
+        if legal and self.rng.random() < 0.85:
+            card = self.rng.choice(legal)
+            reply = {"action": "play", "card": card, "suit": self.rng.choice("SHDC")}
+            if self.rng.random() < 0.7:
+                reply["call"] = True
+            return reply
+        return {"action": "draw"}
+
+    def check(self, message: dict[str, Any]) -> None:
+        if message["type"] != "end":
+            hands = message["hands"]
+            held = sum(n for n in hands if n is not None)
+            assert held + message["draw_pile"] + message["discard_pile"] == 54
+            assert len(message["hand"]) == hands[self.seat]
+            assert set(message["legal"]) <= set(message["hand"])
+        for event in message["events"]:
+            assert "order" not in event
+            if event["kind"] in ("draw", "take", "fault"):
+                assert ("cards" in event) == (event["seat"] == self.seat)
+            if event["kind"] == "catch":
+                assert ("cards" in event) == (event["target"] == self.seat)
+
+
+def play_one(seed: int, players: int, ruleset: Any, misbehave: float) -> dict[str, Any]:
+    bots = [Unruly(seed * 10 + s, misbehave) for s in range(players)]
+    return engine.play_game(bots, seed=seed, ruleset=ruleset)
+
+
+def check_log(log: dict[str, Any]) -> None:
+    assert json.loads(json.dumps(log)) == log
+    states = list(engine.replay(log))
+    for state in states:
+        held = [c for h in state.hands for c in h] + state.draw + state.discard
+        assert sorted(held) == list(range(54))
+    assert states[-1].result() == log["result"]
+    result = log["result"]
+    ranks = result["ranks"]
+    assert ranks[result["winner"]] == 1
+    assert ranks.count(1) == 1
+    faulted = {f["seat"] for f in result["faults"]}
+    assert all(result["hands"][s] == [] for s in faulted)
+    standing = [ranks[s] for s in range(log["players"]) if s not in faulted]
+    assert all(ranks[s] > max(standing) for s in faulted)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(min_value=2, max_value=8),
+    ruleset=st.sampled_from(RULESETS),
+    misbehave=st.sampled_from([0.0, 0.0, 0.01, 0.05]),
+)
+def test_random_games_replay_and_conserve_cards(seed, players, ruleset, misbehave):
+    check_log(play_one(seed, players, ruleset, misbehave))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(2, 8))
+def test_observations_match_the_state_and_hide_the_rest(seed, players):
+    state = GameState.new(players, seed=seed)
+    rng = random.Random(seed)
+    while not state.over:
+        for seat in range(players):
+            obs = state.observation(seat)
+            assert obs["hand"] == [CODES[c] for c in state.hands[seat]]
+            others = {CODES[c] for s, h in enumerate(state.hands) if s != seat for c in h}
+            assert not others & set(json.dumps(obs).replace('"', " ").split())
+        state.apply(rng.choice(state.legal_actions()))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(2, 8))
+def test_clones_diverge_without_touching_the_original(seed, players):
+    state = GameState.new(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(40)):
+        if state.over:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    snapshot = json.dumps([state.observation(s) for s in range(players)])
+    twin = state.clone()
+    while not twin.over:
+        twin.apply(rng.choice(twin.legal_actions()))
+    assert json.dumps([state.observation(s) for s in range(players)]) == snapshot
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_many_seeded_random_games_finish_through_the_state_api(players):
+    for seed in range(400):
+        state = GameState.new(players, seed=seed, ruleset=RULESETS[seed % len(RULESETS)])
+        rng = random.Random(seed)
+        while not state.over:
+            state.apply(rng.choice(state.legal_actions()))
+        assert state.winner >= 0
+        assert sorted(state.ranks())[0] == 1
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_seeded_protocol_games_replay(players):
+    for seed in range(40):
+        check_log(play_one(seed, players, RULESETS[seed % len(RULESETS)], 0.02))

@@ -61,7 +61,7 @@ def _nice_step(span: float, steps: int = 4) -> float:
 
 
 def history_chart(
-    points: Sequence[RatingPoint], *, width: int = 640, height: int = 220
+    points: Sequence[RatingPoint], *, width: int = 960, height: int = 260
 ) -> LineChart | None:
     """The Elo after every rated game, from the rating before the first one; a dashed
     line marks each game where a new version started to play."""

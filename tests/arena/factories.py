@@ -14,7 +14,7 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
-from arena.matches.logs import log_compress
+from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
 # Draws every turn: legal forever, never faults, easy to beat.
@@ -167,18 +167,48 @@ def game_log_for(*, ranks_by_index: list[int], seating: list[int] | None = None)
     }
 
 
+def played_log(*, players: int = 2, seed: int = 0, seating: list[int] | None = None) -> dict:
+    """A real, replayable log of a game between in-process bots (random play),
+    with the keys the sandbox adds: `seating`, `stderr` (empty), `timing`."""
+    import random
+
+    import engine
+
+    def random_bot(rng: random.Random):
+        def decide(message: dict) -> dict:
+            if message["type"] == "turn":
+                choice = rng.choice([*message["legal"], None])
+                if choice is None:
+                    return {"action": "draw"}
+                return {"action": "play", "card": choice, "suit": "S", "call": True}
+            if message["type"] == "catch":
+                return {"action": "pass"}
+            return {}
+
+        return decide
+
+    bots = [random_bot(random.Random(seed * 10 + s)) for s in range(players)]
+    log = engine.play_game(bots, seed=seed)
+    log["seating"] = seating or list(range(players))
+    log["stderr"] = [[] for _ in range(players)]
+    log["timing"] = [{} for _ in range(players)]
+    return log
+
+
 class GameFactory(factory.django.DjangoModelFactory):
-    """A game of a 2-seat match that seat index 0 won."""
+    """A real game of a 2-seat match; its fields are derived from the played log."""
 
     class Meta:
         model = Game
+        exclude = ("log", "summary")
 
     match = factory.SubFactory(MatchFactory)
     number = factory.Sequence(lambda n: n)
-    seating = factory.LazyFunction(lambda: [0, 1])
-    ranks = factory.LazyFunction(lambda: [1, 2])
-    winner_index = 0
-    turns = 1
-    log_compressed = factory.LazyAttribute(
-        lambda o: log_compress(game_log_for(ranks_by_index=o.ranks, seating=o.seating))
-    )
+    log = factory.LazyAttribute(lambda o: played_log(seed=o.number))
+    summary = factory.LazyAttribute(lambda o: game_summary(o.log))
+    seating = factory.LazyAttribute(lambda o: o.summary.seating)
+    ranks = factory.LazyAttribute(lambda o: o.summary.ranks)
+    winner_index = factory.LazyAttribute(lambda o: o.summary.winner_index)
+    turns = factory.LazyAttribute(lambda o: o.summary.turns)
+    adjudicated = factory.LazyAttribute(lambda o: o.summary.adjudicated)
+    log_compressed = factory.LazyAttribute(lambda o: log_compress(o.log))

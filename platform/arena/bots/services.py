@@ -26,6 +26,8 @@ User = AbstractBaseUser | AnonymousUser
 QUALIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
 
 BOT_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,39}$")
+# Words that URLs use beside bot names (/bots/upload/, /bots/new/).
+RESERVED_NAMES = frozenset({"upload", "new", "create", "edit", "me", "mine"})
 
 
 def upload_limits() -> UploadLimits:
@@ -67,6 +69,8 @@ def _check_name(*, user: User, name: str) -> Bot | None:
                 ]
             }
         )
+    if name.lower() in RESERVED_NAMES:
+        raise ValidationError({"name": [f"The name {name!r} is reserved."]})
     # Case-insensitive, so that nobody can pass as "Greedy" next to "greedy".
     existing = Bot.objects.filter(name__iexact=name).first()
     if existing is None:

@@ -32,7 +32,7 @@ def competition_get(*, slug: str) -> Competition:
 
 
 def _with_seats(queryset: QuerySet[Match]) -> QuerySet[Match]:
-    seats = MatchSeat.objects.select_related("bot", "bot_version").order_by("index")
+    seats = MatchSeat.objects.select_related("bot__owner", "bot_version").order_by("index")
     return queryset.select_related("competition", "tournament").prefetch_related(
         Prefetch("seats", queryset=seats)
     )

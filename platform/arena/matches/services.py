@@ -78,6 +78,39 @@ def match_create(
     return match
 
 
+def competition_create(
+    *,
+    slug: str,
+    name: str,
+    ruleset: dict[str, Any] | str | None,
+    seats: int,
+    games_per_match: int = 4,
+    ladder_enabled: bool = True,
+) -> Competition:
+    """A new ladder. Its ruleset is stored with every option spelled out, so that a
+    later change of the engine's defaults cannot change what it plays."""
+    if slug == "create":  # the URL /competitions/create/ is taken
+        raise ValidationError({"slug": ["This slug is reserved."]})
+    if Competition.objects.filter(slug=slug).exists():
+        raise ValidationError({"slug": ["A competition with this slug exists."]})
+    if not 2 <= seats <= 8:
+        raise ValidationError({"seats": ["From 2 to 8 seats."]})
+    if not 1 <= games_per_match <= MAX_GAMES_PER_MATCH:
+        raise ValidationError({"games_per_match": [f"From 1 to {MAX_GAMES_PER_MATCH}."]})
+    try:
+        normalized = engine.Ruleset.from_value(ruleset).to_dict()
+    except engine.RulesetError as error:
+        raise ValidationError({"ruleset": [str(error)]}) from None
+    return Competition.objects.create(
+        slug=slug,
+        name=name,
+        ruleset=normalized,
+        seats=seats,
+        games_per_match=games_per_match,
+        ladder_enabled=ladder_enabled,
+    )
+
+
 def challenges_left_today(*, user: Any) -> int:
     start_of_day = timezone.now().replace(hour=0, minute=0, second=0, microsecond=0)
     used = Match.objects.filter(

@@ -21,8 +21,15 @@ def hidden_seats_for_user(*, user: Any, game: Game) -> set[int]:
 
 
 def game_replay_for_user(*, user: Any, game: Game) -> dict[str, Any]:
-    """{"log": the visible log, "frames": engine.replay_frames(log)}."""
-    log = log_without_private(
-        game_log(game=game), hidden_seats=hidden_seats_for_user(user=user, game=game)
-    )
-    return {"log": log, "frames": engine.replay_frames(log)}
+    """{"log": the visible log, "frames": engine.replay_frames(log), "error": ...}.
+
+    A stored log that does not replay (it should never happen: the engine wrote
+    it) still shows its log, with no frames and the reason in "error".
+    """
+    hidden = hidden_seats_for_user(user=user, game=game)
+    log = log_without_private(game_log(game=game), hidden_seats=hidden)
+    try:
+        frames = engine.replay_frames(log)
+    except engine.ReplayError as error:
+        return {"log": log, "frames": [], "error": str(error)}
+    return {"log": log, "frames": frames, "error": None}

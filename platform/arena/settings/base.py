@@ -199,6 +199,7 @@ REST_FRAMEWORK = {
     ],
     "DEFAULT_PERMISSION_CLASSES": ["rest_framework.permissions.IsAuthenticatedOrReadOnly"],
     "DEFAULT_SCHEMA_CLASS": "drf_spectacular.openapi.AutoSchema",
+    "EXCEPTION_HANDLER": "arena.core.api.exception_handler",
     "DEFAULT_THROTTLE_RATES": {
         "uploads": env_str("ARENA_UPLOAD_RATE", "30/hour"),
         "login": env_str("ARENA_LOGIN_RATE", "20/hour"),
@@ -212,6 +213,13 @@ SPECTACULAR_SETTINGS = {
     "SWAGGER_UI_DIST": "SIDECAR",
     "SWAGGER_UI_FAVICON_HREF": "SIDECAR",
     "REDOC_DIST": "SIDECAR",
+    "ENUM_NAME_OVERRIDES": {
+        "MatchKindEnum": "arena.matches.models.Match.Kind",
+        "MatchStateEnum": "arena.matches.models.Match.State",
+        "BotVersionKindEnum": "arena.bots.models.BotVersion.Kind",
+        "BotVersionStatusEnum": "arena.bots.models.BotVersion.Status",
+        "TournamentStateEnum": "arena.tournaments.models.Tournament.State",
+    },
 }
 
 LOGGING = {

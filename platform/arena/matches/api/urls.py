@@ -1,3 +1,25 @@
-"""REST API routes of the matches app."""
+"""REST API routes of the matches app: competitions, matches, games, challenges."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("competitions/", views.CompetitionListApi.as_view(), name="api-competitions"),
+    path(
+        "competitions/create/",
+        views.CompetitionCreateApi.as_view(),
+        name="api-competition-create",
+    ),
+    path(
+        "competitions/<slug:slug>/",
+        views.CompetitionDetailApi.as_view(),
+        name="api-competition",
+    ),
+    path("matches/", views.MatchListApi.as_view(), name="api-matches"),
+    path("matches/live/", views.MatchLiveListApi.as_view(), name="api-matches-live"),
+    path("matches/<int:pk>/", views.MatchDetailApi.as_view(), name="api-match"),
+    path("challenges/create/", views.ChallengeCreateApi.as_view(), name="api-challenge-create"),
+    path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("games/<int:pk>/replay/", views.GameReplayApi.as_view(), name="api-game-replay"),
+]

@@ -1,0 +1,230 @@
+"""Competitions, matches, games and challenges over HTTP: one class per operation."""
+
+from __future__ import annotations
+
+from django.shortcuts import get_object_or_404
+from drf_spectacular.utils import extend_schema, inline_serializer
+from rest_framework import serializers, status
+from rest_framework.permissions import IsAdminUser, IsAuthenticated
+from rest_framework.response import Response
+from rest_framework.views import APIView
+
+from arena.bots.api.serializers import BotSummarySerializer
+from arena.bots.selectors import bot_get
+from arena.core.api import NewestFirstCursorPagination, PagePagination, paginated
+from arena.matches import selectors, services
+from arena.matches.models import Competition, Game, Match, MatchSeat
+from arena.replays.selectors import game_replay_for_user
+
+# -- output shapes -----------------------------------------------------------------------
+
+
+class CompetitionSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Competition
+        fields = [
+            "slug",
+            "name",
+            "ruleset",
+            "seats",
+            "games_per_match",
+            "is_default",
+            "ladder_enabled",
+            "created_at",
+        ]
+
+
+class SeatSerializer(serializers.ModelSerializer):
+    bot = BotSummarySerializer()
+    version = serializers.IntegerField(source="bot_version.number")
+
+    class Meta:
+        model = MatchSeat
+        fields = ["index", "bot", "version", "games", "wins", "faults", "rank_sum"]
+
+
+class MatchSerializer(serializers.ModelSerializer):
+    competition = serializers.SlugRelatedField(slug_field="slug", read_only=True)
+    seats = SeatSerializer(many=True)
+
+    class Meta:
+        model = Match
+        fields = [
+            "id",
+            "kind",
+            "state",
+            "rated",
+            "competition",
+            "tournament",
+            "games_planned",
+            "seats",
+            "attempts",
+            "created_at",
+            "started_at",
+            "finished_at",
+        ]
+
+
+class GameSerializer(serializers.ModelSerializer):
+    class Meta:
+        model = Game
+        fields = [
+            "id",
+            "match",
+            "number",
+            "seating",
+            "ranks",
+            "winner_index",
+            "turns",
+            "adjudicated",
+            "faults",
+            "created_at",
+        ]
+
+
+class MatchDetailSerializer(MatchSerializer):
+    games = GameSerializer(many=True)
+
+    class Meta(MatchSerializer.Meta):
+        fields = [*MatchSerializer.Meta.fields, "seed", "ruleset", "backend", "error", "games"]
+
+
+# -- competitions ------------------------------------------------------------------------
+
+
+class CompetitionListApi(APIView):
+    pagination_class = PagePagination
+
+    @extend_schema(responses=CompetitionSerializer(many=True), operation_id="competitions_list")
+    def get(self, request):
+        return paginated(self, selectors.competition_list(), CompetitionSerializer)
+
+
+class CompetitionCreateApi(APIView):
+    """Staff only: a new ladder (a ruleset and a table size)."""
+
+    permission_classes = [IsAdminUser]
+
+    class CompetitionInputSerializer(serializers.ModelSerializer):
+        class Meta:
+            model = Competition
+            fields = ["slug", "name", "ruleset", "seats", "games_per_match", "ladder_enabled"]
+
+    @extend_schema(
+        request=CompetitionInputSerializer,
+        responses={201: CompetitionSerializer},
+        operation_id="competitions_create",
+    )
+    def post(self, request):
+        data = self.CompetitionInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        competition = services.competition_create(**data.validated_data)
+        return Response(CompetitionSerializer(competition).data, status=status.HTTP_201_CREATED)
+
+
+class CompetitionDetailApi(APIView):
+    @extend_schema(responses=CompetitionSerializer, operation_id="competitions_retrieve")
+    def get(self, request, slug: str):
+        return Response(CompetitionSerializer(selectors.competition_get(slug=slug)).data)
+
+
+# -- matches -----------------------------------------------------------------------------
+
+
+class MatchListApi(APIView):
+    pagination_class = NewestFirstCursorPagination
+
+    class FilterSerializer(serializers.Serializer):
+        bot = serializers.CharField(required=False, help_text="A bot's name.")
+        competition = serializers.SlugField(required=False)
+        tournament = serializers.IntegerField(required=False)
+        state = serializers.ChoiceField(choices=Match.State.choices, required=False)
+
+    @extend_schema(
+        parameters=[FilterSerializer],
+        responses=MatchSerializer(many=True),
+        operation_id="matches_list",
+    )
+    def get(self, request):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
+        values = filters.validated_data
+        matches = selectors.match_list(
+            bot=bot_get(name=values["bot"]) if "bot" in values else None,
+            competition=(
+                selectors.competition_get(slug=values["competition"])
+                if "competition" in values
+                else None
+            ),
+            tournament=values.get("tournament"),
+            state=values.get("state"),
+        )
+        return paginated(self, matches, MatchSerializer)
+
+
+class MatchLiveListApi(APIView):
+    @extend_schema(responses=MatchSerializer(many=True), operation_id="matches_live")
+    def get(self, request):
+        return Response(MatchSerializer(selectors.matches_live()[:100], many=True).data)
+
+
+class MatchDetailApi(APIView):
+    @extend_schema(responses=MatchDetailSerializer, operation_id="matches_retrieve")
+    def get(self, request, pk: int):
+        return Response(MatchDetailSerializer(selectors.match_get(pk=pk)).data)
+
+
+class ChallengeCreateApi(APIView):
+    """An unrated match between your bot and any active bot, within a daily quota."""
+
+    permission_classes = [IsAuthenticated]
+
+    class ChallengeInputSerializer(serializers.Serializer):
+        bot = serializers.CharField(help_text="Your bot's name.")
+        opponent = serializers.CharField(help_text="The opponent bot's name.")
+
+    @extend_schema(
+        request=ChallengeInputSerializer,
+        responses={201: MatchSerializer},
+        operation_id="challenges_create",
+    )
+    def post(self, request):
+        data = self.ChallengeInputSerializer(data=request.data)
+        data.is_valid(raise_exception=True)
+        match = services.challenge_create(
+            user=request.user,
+            bot=bot_get(name=data.validated_data["bot"]),
+            opponent=bot_get(name=data.validated_data["opponent"]),
+        )
+        match = selectors.match_get(pk=match.pk)
+        return Response(MatchSerializer(match).data, status=status.HTTP_201_CREATED)
+
+
+# -- games -------------------------------------------------------------------------------
+
+
+class GameDetailApi(APIView):
+    @extend_schema(responses=GameSerializer, operation_id="games_retrieve")
+    def get(self, request, pk: int):
+        game = get_object_or_404(Game.objects.defer("log_compressed"), pk=pk)
+        return Response(GameSerializer(game).data)
+
+
+class GameReplayApi(APIView):
+    """The game log (REPLAY.md) and the viewer's frames. Each seat's stderr and debug
+    output is included only for the owner of that seat's bot (and staff)."""
+
+    @extend_schema(
+        responses=inline_serializer(
+            "GameReplay",
+            fields={
+                "log": serializers.JSONField(),
+                "frames": serializers.ListField(child=serializers.JSONField()),
+                "error": serializers.CharField(allow_null=True),
+            },
+        ),
+        operation_id="games_replay",
+    )
+    def get(self, request, pk: int):
+        game = selectors.game_get(pk=pk)
+        return Response(game_replay_for_user(user=request.user, game=game))

@@ -2,11 +2,17 @@
 
 from __future__ import annotations
 
+import shlex
+
 import pytest
 from django.contrib.auth import get_user_model
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.test import Client
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
+
+from arena.bots.models import BotVersion
+from tests.arena.factories import DRAW_BOT_SOURCE
 
 pytestmark = pytest.mark.django_db
 
@@ -89,6 +95,7 @@ def test_profile_shows_the_token_and_the_curl_line(alice_client, alice):
     assert f"Authorization: Token {token}" in html
     assert "curl" in html
     assert "upload=@my_bot.py" in html
+    assert "http://testserver/api/v1/bots/upload/" in html
     assert "no-store" in response["Cache-Control"] or "no-cache" in response["Cache-Control"]
 
 
@@ -117,3 +124,22 @@ def test_forms_refuse_a_post_without_csrf_token(alice):
         {"username": "eve", "password1": PASSWORD, "password2": PASSWORD},
     )
     assert response.status_code == 403
+
+
+def test_the_curl_line_really_uploads(alice_client, alice):
+    """Do what the profile's curl line does, through the test client."""
+    curl = alice_client.get(reverse("web:profile")).context["curl"]
+    argv = shlex.split(curl)
+    header = argv[argv.index("-H") + 1]
+    fields = dict(arg.split("=", 1) for i, arg in enumerate(argv) if argv[i - 1] == "-F")
+    url = argv[-1].removeprefix("http://testserver")
+    response = Client().post(
+        url,
+        {
+            "name": fields["name"],
+            "upload": SimpleUploadedFile("my_bot.py", DRAW_BOT_SOURCE),
+        },
+        headers={"Authorization": header.split(": ", 1)[1]},
+    )
+    assert response.status_code == 201, response.content
+    assert BotVersion.objects.get(bot__name="my-bot").bot.owner == alice

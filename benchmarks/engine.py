@@ -23,8 +23,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
-import engine  # noqa: E402
-from engine import GameState  # noqa: E402
+import engine
+from engine import GameState
 
 
 def timed(run: Callable[[], int], seconds: float) -> float:

@@ -12,6 +12,7 @@ from engine.errors import BotFault, IllegalAction, ReplayError, RulesetError
 from engine.game import play_game
 from engine.replay import replay, replay_frames
 from engine.ruleset import PRESETS, Ruleset
+from engine.sampling import sample_state
 from engine.state import GameState
 from engine.tables import CALL, CATCH, DRAW, PASS, play_action
 
@@ -32,4 +33,5 @@ __all__ = [
     "play_game",
     "replay",
     "replay_frames",
+    "sample_state",
 ]

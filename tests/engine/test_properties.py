@@ -142,3 +142,44 @@ def test_many_seeded_random_games_finish_through_the_state_api(players):
 def test_seeded_protocol_games_replay(players):
     for seed in range(40):
         check_log(play_one(seed, players, RULESETS[seed % len(RULESETS)], 0.02))
+
+
+@settings(max_examples=40, deadline=None)
+@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(2, 8))
+def test_a_sampled_state_agrees_with_the_view_it_came_from(seed, players):
+    state = GameState.new(players, seed=seed)
+    rng = random.Random(seed)
+    for _ in range(rng.randrange(60)):
+        if state.over or state.phase != 0:
+            break
+        state.apply(rng.choice(state.legal_actions()))
+    if state.over or state.phase != 0:
+        return
+    seat = state.to_act
+    view = state.observation(seat)
+    guess = engine.sample_state(view, seed=seed)
+    assert guess.observation(seat) == view
+    held = [c for h in guess.hands for c in h] + guess.draw + guess.discard
+    assert sorted(held) == list(range(54))
+    assert guess.legal_actions() == state.legal_actions()
+    while not guess.over:  # and it plays on to the end
+        guess.apply(rng.choice(guess.legal_actions()))
+
+
+def test_sample_state_keeps_known_discards_and_refuses_bad_counts():
+    state = GameState.new(2, seed=3)
+    view = state.observation(0)
+    with pytest.raises(ValueError, match="add up"):
+        engine.sample_state({**view, "draw_pile": view["draw_pile"] + 1})
+    with pytest.raises(ValueError, match="twice"):
+        engine.sample_state(view, discard=[view["top"]])
+
+
+def test_sample_state_leaves_known_discards_in_the_discard_pile():
+    state = GameState.new(2, seed=8)
+    rng = random.Random(8)
+    while len(state.discard) < 4 or state.phase != 0:
+        state.apply(rng.choice(state.legal_actions()))
+    known = [CODES[c] for c in state.discard[:-1]]
+    guess = engine.sample_state(state.observation(state.to_act), seed=1, discard=known)
+    assert sorted(guess.discard[:-1]) == sorted(state.discard[:-1])

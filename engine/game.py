@@ -18,7 +18,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from engine.cards import CARD_OF, CODES, RANK_OF, SEVEN, SUIT_INDEX
-from engine.errors import BotFault, IllegalAction
+from engine.errors import FAULT_REASONS, BotFault, IllegalAction
 from engine.ruleset import Ruleset
 from engine.state import PHASE_CATCH, Event, GameState, deck_order
 from engine.tables import CATCH, DRAW, PASS, play_action
@@ -96,9 +96,9 @@ class _Match:
 
     def run(self) -> None:
         state = self.state
+        # Every seat hears ``start``, even after faults before it decided the game,
+        # so that each seat that gets ``end`` got ``start`` first.
         for seat in range(state.n):
-            if state.over:
-                break
             reply = self._ask(seat, self._start_message(seat))
             if reply is not _FAULTED and not isinstance(reply, dict):
                 self._fault(seat, "illegal")
@@ -116,7 +116,8 @@ class _Match:
         try:
             reply = self.bots[seat](message)
         except BotFault as fault:
-            self._fault(seat, fault.reason)
+            reason = fault.reason if fault.reason in FAULT_REASONS else "crash"
+            self._fault(seat, reason)
             return _FAULTED
         except (Exception, SystemExit):
             self._fault(seat, "crash")
@@ -135,7 +136,10 @@ class _Match:
             self.debug.append({"seat": seat, "event": len(self.events), "text": cut})
 
     def _fault(self, seat: int, reason: str) -> None:
-        self.state.fault(seat, reason)
+        # Once the game is decided (the others faulted at start) a late fault
+        # changes nothing.
+        if not self.state.over:
+            self.state.fault(seat, reason)
 
     def _events_for(self, seat: int) -> list[Event]:
         events = self.events

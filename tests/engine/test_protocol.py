@@ -372,3 +372,31 @@ def test_bad_arguments_are_value_errors(kwargs):
     bots = kwargs.pop("bots")
     with pytest.raises(ValueError):
         engine.play_game(bots, **kwargs)
+
+
+def test_every_seat_hears_start_even_when_faults_decide_the_game_first():
+    def bad_start(message):
+        return "no" if message["type"] == "start" else {}
+
+    survivor = Script()
+    log = rig.run([bad_start, survivor], [[], []])
+    assert log["result"]["winner"] == 1
+    assert [m["type"] for m in survivor.messages] == ["start", "end"]
+    assert log["events"] == [
+        {"seat": 0, "kind": "fault", "reason": "illegal", "cards": log["deck"][0:14:2]}
+    ]
+
+
+def test_a_bot_fault_with_a_forged_reason_is_a_crash():
+    class Forged(BotFault):
+        pass
+
+    def bot(message):
+        if message["type"] == "turn":
+            fault = Forged("timeout")
+            fault.reason = "bribe"
+            raise fault
+        return {}
+
+    log = rig.run([bot, drawer], [[], []])
+    assert log["result"]["faults"] == [{"seat": 0, "reason": "crash"}]

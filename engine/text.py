@@ -1,7 +1,13 @@
-"""Plain-text rendering: a game log turn by turn, and one seat's view for a person.
+"""Plain text for people: a game log turn by turn, one seat's view of the table, and
+a person's typed answer read back as a protocol reply (for ``onecard play``).
 
 >>> describe_event({"seat": 1, "kind": "play", "card": "7H", "suit": "S"}, ["ann", "bob"])
 'bob plays 7H and names S'
+>>> turn = {"type": "turn", "hand": ["7H", "4S"], "legal": ["7H", "4S"]}
+>>> parse_choice(turn, "1 s")
+{'action': 'play', 'card': '7H', 'call': True, 'suit': 'S'}
+>>> parse_choice(turn, "draw"), parse_choice(turn, "7h"), parse_choice(turn, "9C")
+({'action': 'draw'}, None, None)
 """
 
 from __future__ import annotations
@@ -111,3 +117,42 @@ def render_view(message: dict[str, Any], names: Sequence[str]) -> str:
         options = "  ".join(f"[{i}] {code}" for i, code in enumerate(message["legal"], 1))
         lines.append(f"you may play: {options}   [0] draw")
     return "\n".join(lines)
+
+
+_DRAW_WORDS = frozenset({"0", "d", "draw", "t", "take"})
+_CATCH_WORDS = {"y": "catch", "yes": "catch", "c": "catch", "catch": "catch"}
+_PASS_WORDS = {"n": "pass", "no": "pass", "p": "pass", "pass": "pass", "": "pass"}
+
+
+def parse_choice(message: dict[str, Any], text: str) -> dict[str, Any] | None:
+    """A person's answer to a ``turn`` or ``catch`` message as a reply, or None when
+    it says nothing usable (ask again).
+
+    In a turn: ``0``/``d``/``draw`` draws (or takes an attack); a number picks that
+    legal card, a card code names it; a 7 that is not the last card needs a suit
+    letter after it (``3 h``, ``7C S``). One Card is always called. In a catch
+    window: ``y``/``catch`` or ``n``/``pass`` (just Enter passes).
+    """
+    words = text.strip().upper().split()
+    if message["type"] == "catch":
+        answer = {**_CATCH_WORDS, **_PASS_WORDS}.get(" ".join(words).lower())
+        return {"action": answer} if answer else None
+    if not words or words[0].lower() in _DRAW_WORDS:
+        return {"action": "draw"} if words else None
+    legal = message["legal"]
+    pick = words[0]
+    if pick.isdigit():
+        index = int(pick) - 1
+        if not 0 <= index < len(legal):
+            return None
+        card = legal[index]
+    elif pick in legal:
+        card = pick
+    else:
+        return None
+    reply: dict[str, Any] = {"action": "play", "card": card, "call": True}
+    if card[0] == "7" and len(message["hand"]) > 1:
+        if len(words) < 2 or words[1] not in SUIT_NAMES:
+            return None
+        reply["suit"] = words[1]
+    return reply

@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import engine
-from engine.text import describe_event, render_game, render_view
+from engine.text import describe_event, parse_choice, render_game, render_view
 
 
 def test_render_game_tells_every_event_and_the_result():
@@ -42,3 +42,38 @@ def test_render_view_numbers_the_legal_cards_and_shows_an_attack():
         assert f"[{number}] {code}" in view
     message["attack"] = {"total": 5, "last": 5}
     assert "ATTACK on you: draw 5" in render_view(message, ["me", "you"])
+
+
+def test_parse_choice_reads_a_person_s_answer():
+    turn = {"type": "turn", "hand": ["7H", "4S", "9S"], "legal": ["7H", "4S"]}
+    assert parse_choice(turn, "2") == {"action": "play", "card": "4S", "call": True}
+    assert parse_choice(turn, " 4s ") == {"action": "play", "card": "4S", "call": True}
+    assert parse_choice(turn, "7H c") == {
+        "action": "play",
+        "card": "7H",
+        "call": True,
+        "suit": "C",
+    }
+    assert parse_choice(turn, "d") == {"action": "draw"}
+    for nonsense in ("", "3", "9S", "7H", "7H X", "-1", "banana"):
+        assert parse_choice(turn, nonsense) is None
+    last_seven = {"type": "turn", "hand": ["7H"], "legal": ["7H"]}
+    assert parse_choice(last_seven, "1") == {"action": "play", "card": "7H", "call": True}
+    catch = {"type": "catch"}
+    assert parse_choice(catch, "y") == {"action": "catch"}
+    assert parse_choice(catch, "") == {"action": "pass"}
+    assert parse_choice(catch, "maybe") is None
+
+
+def test_a_person_typing_answers_plays_a_whole_game():
+    def person(message):
+        if message["type"] == "turn":
+            reply = parse_choice(message, "1 s" if message["legal"] else "d")
+            assert reply is not None
+            return reply
+        if message["type"] == "catch":
+            return parse_choice(message, "y")
+        return {}
+
+    log = engine.play_game([person, engine.builtin_bots()["greedy"](0)], seed=12)
+    assert log["result"]["faults"] == []

@@ -31,6 +31,7 @@ from engine.cards import (
     SEVEN,
     SUITS,
     THREE,
+    codes,
 )
 from engine.errors import IllegalAction
 from engine.ruleset import Ruleset
@@ -425,7 +426,7 @@ class GameState:
             self.atk_total = self.atk_last = 0
             if self.events is not None:
                 self.events.append(
-                    {"seat": seat, "kind": "take", "count": len(cards), "cards": _codes(cards)}
+                    {"seat": seat, "kind": "take", "count": len(cards), "cards": codes(cards)}
                 )
             if self.rules.taker_continues:
                 self._end_turn(seat, seat, keep_extra=False)
@@ -434,7 +435,7 @@ class GameState:
             cards = self._draw_cards(seat, 1)
             if self.events is not None:
                 self.events.append(
-                    {"seat": seat, "kind": "draw", "count": len(cards), "cards": _codes(cards)}
+                    {"seat": seat, "kind": "draw", "count": len(cards), "cards": codes(cards)}
                 )
         self._end_turn(seat, self.next_seat(seat), keep_extra=True)
 
@@ -477,7 +478,7 @@ class GameState:
             self.rng_state = rng.getrandbits(63)
         self.draw = pile[::-1]
         if self.events is not None:
-            self.events.append({"kind": "reshuffle", "count": len(pile), "order": _codes(pile)})
+            self.events.append({"kind": "reshuffle", "count": len(pile), "order": codes(pile)})
         return True
 
     def _end_turn(self, seat: int, nxt: int, *, keep_extra: bool) -> None:
@@ -524,7 +525,7 @@ class GameState:
                         "kind": "catch",
                         "target": target,
                         "count": len(cards),
-                        "cards": _codes(cards),
+                        "cards": codes(cards),
                     }
                 )
             self._close_catch_window()
@@ -549,7 +550,7 @@ class GameState:
         hand = self.hands[seat]
         if self.events is not None:
             self.events.append(
-                {"seat": seat, "kind": "fault", "reason": reason, "cards": _codes(hand)}
+                {"seat": seat, "kind": "fault", "reason": reason, "cards": codes(hand)}
             )
         # Held order, first card first, ends up at the very bottom of the pile.
         self.draw[:0] = hand[::-1]
@@ -608,7 +609,7 @@ class GameState:
         return {
             "winner": self.winner,
             "ranks": self.ranks(),
-            "hands": [_codes(h) for h in self.hands],
+            "hands": [codes(h) for h in self.hands],
             "adjudicated": self.adjudicated,
             "faults": [{"seat": s, "reason": r} for s, r in self.faults],
         }
@@ -627,7 +628,7 @@ class GameState:
             "type": "turn",
             "seat": seat,
             "turn": self.turn,
-            "hand": _codes(self.hands[seat]),
+            "hand": codes(self.hands[seat]),
             "top": CODES[self.discard[-1]],
             "suit": SUITS[self.suit] if self.suit >= 0 else None,
             "attack": (
@@ -639,10 +640,6 @@ class GameState:
             "hands": [len(h) if a else None for h, a in zip(self.hands, self.alive, strict=True)],
             "draw_pile": len(self.draw),
             "discard_pile": len(self.discard),
-            "legal": _codes(self.legal_cards()) if mine else [],
+            "legal": codes(self.legal_cards()) if mine else [],
             "events": [],
         }
-
-
-def _codes(cards: list[int]) -> list[str]:
-    return [CODES[c] for c in cards]

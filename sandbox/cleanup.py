@@ -11,12 +11,11 @@ import contextlib
 import os
 import time
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import docker.errors
 
-from sandbox.backends.cgroups import CGROUP_ROOT, PARENT_NAME
+from sandbox.backends.cgroups import LEAF_PREFIX, parent_dirs
 from sandbox.backends.docker import docker_client
 from sandbox.errors import InfrastructureError
 from sandbox.labels import BOT_LABEL, EXPIRES_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, owner_host
@@ -70,18 +69,11 @@ def _remove_orphan_containers(older_than_s: float) -> int:
     return removed
 
 
-def _cgroup_parents() -> list[Path]:
-    candidates = [CGROUP_ROOT / PARENT_NAME]
-    for controller in ("pids", "memory"):
-        candidates.extend((CGROUP_ROOT / controller).glob(f"**/{PARENT_NAME}"))
-    return [path for path in candidates if path.is_dir()]
-
-
 def _remove_empty_cgroups() -> int:
     removed = 0
     now = time.time()
-    for parent in _cgroup_parents():
-        for leaf in parent.glob("bot-*"):
+    for parent in parent_dirs():
+        for leaf in parent.glob(f"{LEAF_PREFIX}*"):
             with contextlib.suppress(OSError):
                 if now - leaf.stat().st_mtime < _CGROUP_GRACE_S:
                     continue

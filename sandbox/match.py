@@ -98,7 +98,14 @@ def _annotate(log: dict[str, Any], seating: list[int], records: list[GameRecord]
         offset = _start_fault_offset(log["events"], seat)
         last = len(log["events"])
         stderr.append(
-            [{**entry, "event": min(entry["event"] + offset, last)} for entry in record.stderr]
+            [
+                {
+                    **entry,
+                    "event": min(entry["event"] + offset, last),
+                    "lines": list(entry["lines"]),
+                }
+                for entry in record.stderr
+            ]
         )
     log["stderr"] = stderr
 
@@ -151,7 +158,15 @@ def run_match(
     logs: list[dict[str, Any]] = []
     stopped = None
     try:
-        _in_parallel([seat.ensure_running for seat in seats])
+        if chosen == "docker":
+            # Container start-ups are mostly waiting on the daemon: overlap them.
+            _in_parallel([seat.ensure_running for seat in seats])
+        else:
+            # Never from a helper thread: bwrap's --die-with-parent kills the sandbox
+            # when the *thread* that forked it exits, so local bots are started here,
+            # on the thread that plays the whole match.
+            for sandboxed in seats:
+                sandboxed.ensure_running()
         for game in range(games):
             if time.monotonic() >= match_deadline:
                 stopped = "match time cap reached"
@@ -166,9 +181,12 @@ def run_match(
                 names=[bots[index].name for index in seating],
                 game=game,
             )
+            for seat_bot in seats:
+                if seat_bot.infrastructure_error is not None:
+                    raise seat_bot.infrastructure_error
             faults = {f["seat"]: f["reason"] for f in log["result"]["faults"]}
             records = [
-                seats[index].end_game(faulted=faults.get(seat))
+                seats[index].end_game(faulted=faults.get(seat), last=game == games - 1)
                 for seat, index in enumerate(seating)
             ]
             _annotate(log, seating, records)

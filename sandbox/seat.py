@@ -16,6 +16,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from engine.errors import BotFault
+from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
 from sandbox.wire import encode_message, parse_reply
@@ -65,6 +66,7 @@ class SandboxedBot:
         self._bank_ms = float(limits.bank_ms)
         self._startup_ms: float | None = None  # of a launch not yet booked to a game
         self.record = GameRecord()
+        self.infrastructure_error: InfrastructureError | None = None
 
     # -- lifetime ------------------------------------------------------------------------
 
@@ -90,13 +92,20 @@ class SandboxedBot:
             self.process.discard_pending()
             self._end_unanswered = False
 
-    def end_game(self, *, faulted: str | None) -> GameRecord:
-        """Close the game's books; a seat the engine faulted is restarted next game."""
+    def end_game(self, *, faulted: str | None, last: bool = False) -> GameRecord:
+        """Close the game's books; a seat the engine faulted is restarted next game.
+
+        After the last game of the match the bot is stopped first, so what it writes
+        to stderr on its way out is still in this game's record.
+        """
         record = self.record
         record.bank_left_ms = self._bank_ms
         if faulted is not None:
             record.fault = faulted
             self.stop(kill=True)
+        elif last:
+            self.stop()
+        self.record = GameRecord()  # the returned one belongs to the log from now on
         return record
 
     def stop(self, *, kill: bool = False) -> None:
@@ -112,6 +121,15 @@ class SandboxedBot:
     # -- the engine's callable -------------------------------------------------------------
 
     def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
+        try:
+            return self._ask(message)
+        except InfrastructureError as error:
+            # The engine would book any exception as the bot's crash; ours is not the
+            # bot's doing, so it is kept for `run_match` to raise after the game.
+            self.infrastructure_error = error
+            raise BotFault("crash", "sandbox failure") from error
+
+    def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
         if self.process is None or self.process.closed:
             raise BotFault("crash", "the bot is not running")

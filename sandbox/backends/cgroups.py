@@ -20,6 +20,7 @@ from pathlib import Path
 
 CGROUP_ROOT = Path("/sys/fs/cgroup")
 PARENT_NAME = "onecard-sandbox"
+LEAF_PREFIX = "bot-"
 
 
 def _write(path: Path, text: str) -> None:
@@ -32,6 +33,18 @@ def _own_v1_path(controller: str) -> str | None:
         if controller in controllers.split(","):
             return path
     return None
+
+
+def parent_dirs() -> list[Path]:
+    """Where this process puts its bots' groups (existing or not)."""
+    if (CGROUP_ROOT / "cgroup.controllers").exists():
+        return [CGROUP_ROOT / PARENT_NAME]
+    parents = []
+    for controller in ("pids", "memory"):
+        own = _own_v1_path(controller)
+        if own is not None:
+            parents.append(CGROUP_ROOT / controller / own.lstrip("/") / PARENT_NAME)
+    return parents
 
 
 def _counter(path: Path, key: str) -> int:
@@ -53,7 +66,8 @@ class BotCgroup:
 
     @classmethod
     def create(cls, *, memory_bytes: int, pids: int) -> BotCgroup | None:
-        name = f"bot-{uuid.uuid4().hex[:12]}"
+        # The owner's pid in the name lets a test tell its own groups from a neighbour's.
+        name = f"{LEAF_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
         try:
             if (CGROUP_ROOT / "cgroup.controllers").exists():
                 return cls._create_v2(name, memory_bytes=memory_bytes, pids=pids)

@@ -237,8 +237,14 @@ class ContainerProcess(BotProcess):
         if self._torn_down:
             return
         self._torn_down = True
+        if self.drain is not None and getattr(self, "_state", None) is not None:
+            # It exited by itself: its last stderr lines are still on their way.
+            self.drain.stop()
+        # The daemon blocks on an attach stream nobody reads (a bot writing 100 MB
+        # without a newline), and that holds up the container's removal: let go first.
+        self._close_attached("_stdio_handle")
         if self.container_id:
-            # Killing the container, not a client: its PID namespace goes with it.
+            # Removing the container, not killing a client: its PID namespace goes with it.
             with contextlib.suppress(docker.errors.NotFound):
                 try:
                     self.api.remove_container(self.container_id, force=True, v=True)
@@ -246,15 +252,20 @@ class ContainerProcess(BotProcess):
                     raise InfrastructureError(f"cannot remove bot container: {error}") from error
         if self.drain is not None:
             self.drain.stop()
-        for handle in ("_stdio_handle", "_stderr_handle"):
-            attached = getattr(self, handle, None)
-            if attached is not None:
-                with contextlib.suppress(OSError):
-                    attached.close()
-                response = getattr(attached, "_response", None)
-                if response is not None:
-                    with contextlib.suppress(Exception):
-                        response.close()
+        self._close_attached("_stderr_handle")
+
+    def _close_attached(self, name: str) -> None:
+        attached = getattr(self, name, None)
+        if attached is None:
+            return
+        with contextlib.suppress(OSError):
+            _raw_socket(attached).shutdown(socket.SHUT_RDWR)
+        with contextlib.suppress(OSError):
+            attached.close()
+        response = getattr(attached, "_response", None)
+        if response is not None:
+            with contextlib.suppress(Exception):
+                response.close()
 
 
 class _FrameReader:

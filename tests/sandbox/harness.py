@@ -1,0 +1,125 @@
+"""Running hostile bots in a real sandbox and checking that the host is unchanged."""
+
+from __future__ import annotations
+
+import json
+import os
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import sandbox
+from sandbox.backends.bwrap import bwrap_path
+from sandbox.backends.cgroups import LEAF_PREFIX, parent_dirs
+from sandbox.backends.docker import docker_available, docker_client
+from sandbox.labels import BOT_LABEL, OWNER_PID_LABEL
+
+HERE = Path(__file__).parent
+HOSTILE = HERE / "hostile"
+FIRST_LEGAL = HERE / "bots" / "first_legal.py"
+# The hostile bots must never run unisolated: some of them kill every process they can.
+ISOLATING_BACKENDS = ("bwrap", "docker")
+
+# Short limits keep the suite fast; the first start still allows a container to boot.
+FAST = sandbox.Limits(message_ms=300, bank_ms=300, first_start_ms=4000, exit_grace_ms=200)
+
+
+def require_backend(name: str) -> None:
+    if name == "docker" and not docker_available():
+        pytest.skip("no Docker engine answers (CI starts one in .ci/steps/20-docker.sh)")
+    if name == "bwrap" and bwrap_path() is None:
+        pytest.skip("bubblewrap is not installed (CI installs it in .ci/steps/10-bwrap.sh)")
+    if name == "docker":
+        try:
+            docker_client().inspect_image("onecard-bot-runtime:latest")
+        except Exception:
+            pytest.skip("the bot image is missing: run sandbox/runtime/build_offline.sh")
+
+
+def render(name: str, directory: Path, **values: Any) -> Path:
+    """The hostile bot `name`, with each `__KEY__` replaced (JSON for non-strings)."""
+    text = (HOSTILE / name).read_text()
+    for key, value in values.items():
+        placeholder = f"__{key.upper()}__"
+        assert placeholder in text, placeholder
+        text = text.replace(placeholder, value if isinstance(value, str) else json.dumps(value))
+    path = directory / name
+    path.write_text(text)
+    return path
+
+
+def play(
+    path: Path,
+    backend: str,
+    *,
+    limits: sandbox.Limits = FAST,
+    games: int = 1,
+    opponent: Path = FIRST_LEGAL,
+) -> sandbox.MatchResult:
+    """A match of the hostile bot (index 0, seat 0 in game 0) against a sound bot."""
+    return sandbox.run_match(
+        [sandbox.BotProgram("hostile", path), sandbox.BotProgram("sound", opponent)],
+        games=games,
+        seed=2024,
+        backend=backend,
+        limits=limits,
+    )
+
+
+def fault_of(log: dict[str, Any], bot_index: int = 0) -> str | None:
+    seat = log["seating"].index(bot_index)
+    reasons = [f["reason"] for f in log["result"]["faults"] if f["seat"] == seat]
+    return reasons[0] if reasons else None
+
+
+def report_of(log: dict[str, Any], bot_index: int = 0) -> Any:
+    """What a probing bot said about its attack (the `debug` of its `start` reply)."""
+    seat = log["seating"].index(bot_index)
+    texts = [d["text"] for d in log["debug"] if d["seat"] == seat]
+    assert texts, "the bot sent no report"
+    return json.loads(texts[0])
+
+
+def assert_opponent_played_on(log: dict[str, Any], opponent_index: int = 1) -> None:
+    """The sound bot finished the game unharmed; if the hostile one faulted, it won."""
+    seat = log["seating"].index(opponent_index)
+    assert fault_of(log, opponent_index) is None
+    assert log["result"]["winner"] is not None
+    if fault_of(log, 1 - opponent_index) is not None:
+        assert log["result"]["winner"] == seat
+
+
+def processes_with(marker: str) -> list[int]:
+    found = []
+    for entry in Path("/proc").iterdir():
+        if not entry.name.isdigit():
+            continue
+        try:
+            cmdline = (entry / "cmdline").read_bytes()
+        except OSError:
+            continue
+        if marker.encode() in cmdline and int(entry.name) != os.getpid():
+            found.append(int(entry.name))
+    return found
+
+
+def leftover_containers() -> list[str]:
+    """Bot containers of this test process (others may be running matches meanwhile)."""
+    if not docker_available():
+        return []
+    labels = [f"{BOT_LABEL}=1", f"{OWNER_PID_LABEL}={os.getpid()}"]
+    return [c["Id"] for c in docker_client().containers(all=True, filters={"label": labels})]
+
+
+def leftover_cgroups() -> list[Path]:
+    mine = f"{LEAF_PREFIX}{os.getpid()}-*"
+    return [leaf for parent in parent_dirs() if parent.is_dir() for leaf in parent.glob(mine)]
+
+
+def assert_host_clean(marker: str | None = None) -> None:
+    """Nothing of any bot is left: no container, no cgroup, no process with `marker`."""
+    assert leftover_containers() == []
+    assert leftover_cgroups() == []
+    if marker is not None:
+        assert processes_with(marker) == []

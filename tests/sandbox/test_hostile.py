@@ -1,0 +1,252 @@
+"""Every attack of issue 4, run under both isolating backends.
+
+Each test asserts the attack failed or the bot faulted with the protocol's
+reason, that the sound opponent finished its game, and that nothing of the bot
+is left on the host.
+"""
+
+from __future__ import annotations
+
+import json
+import signal
+import socket
+import subprocess
+import time
+import uuid
+from collections.abc import Iterator
+from pathlib import Path
+
+import pytest
+
+from tests.sandbox.harness import (
+    FAST,
+    FIRST_LEGAL,
+    HOSTILE,
+    ISOLATING_BACKENDS,
+    assert_host_clean,
+    assert_opponent_played_on,
+    fault_of,
+    play,
+    render,
+    report_of,
+    require_backend,
+)
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+@pytest.fixture(
+    params=[pytest.param(name, marks=getattr(pytest.mark, name)) for name in ISOLATING_BACKENDS]
+)
+def backend(request: pytest.FixtureRequest) -> Iterator[str]:
+    require_backend(request.param)
+    yield request.param
+    assert_host_clean()
+
+
+@pytest.mark.parametrize(
+    ("bot", "reason"),
+    [
+        ("infinite_loop.py", "timeout"),
+        ("sleep_past_deadline.py", "timeout"),
+        ("memory_bomb.py", "limit"),
+        ("huge_line.py", "illegal"),
+        ("many_lines.py", "illegal"),
+        ("binary_garbage.py", "illegal"),
+        ("non_json.py", "illegal"),
+        ("illegal_card.py", "illegal"),
+        ("exit_at_once.py", "crash"),
+        ("raises.py", "crash"),
+        ("segfault.py", "crash"),
+        ("stdout_flood.py", "limit"),
+    ],
+)
+def test_faulty_bot_faults_with_its_reason(backend: str, bot: str, reason: str) -> None:
+    log = play(HOSTILE / bot, backend).games[0]
+    assert fault_of(log) == reason
+    assert_opponent_played_on(log)
+
+
+@pytest.mark.parametrize(
+    "kind",
+    ["deep", "deep_object", "huge_int", "nan", "infinity", "invalid_utf8", "nul", "surrogate"],
+)
+def test_hostile_json_is_illegal(backend: str, kind: str, tmp_path: Path) -> None:
+    log = play(render("json_bomb.py", tmp_path, kind=kind), backend).games[0]
+    assert fault_of(log) == "illegal"
+    assert_opponent_played_on(log)
+
+
+def test_a_faulted_bot_is_restarted_for_the_next_game(backend: str) -> None:
+    result = play(HOSTILE / "raises.py", backend, games=2)
+    assert [fault_of(log) for log in result.games] == ["crash", "crash"]
+    assert result.seats[0].faults == {"crash": 2}
+    assert all(log["timing"][log["seating"].index(0)]["startup_ms"] for log in result.games)
+
+
+def test_slow_start_up_times_out(backend: str, tmp_path: Path) -> None:
+    log = play(render("slow_startup.py", tmp_path, sleep_s="6"), backend).games[0]
+    assert fault_of(log) == "timeout"
+    assert_opponent_played_on(log)
+
+
+def test_start_up_slower_than_a_move_but_within_the_first_start_is_fine(
+    backend: str, tmp_path: Path
+) -> None:
+    slower_than_a_move = (FAST.message_ms + FAST.bank_ms) / 1000 + 0.4
+    log = play(render("slow_startup.py", tmp_path, sleep_s=str(slower_than_a_move)), backend)
+    assert fault_of(log.games[0]) is None
+
+
+def test_fork_bomb_is_capped_and_torn_down(backend: str, tmp_path: Path) -> None:
+    log = play(HOSTILE / "fork_bomb.py", backend).games[0]
+    assert report_of(log)["forked"] < FAST.pids
+    assert_opponent_played_on(log)
+
+
+def test_thread_bomb_is_capped(backend: str) -> None:
+    log = play(HOSTILE / "thread_bomb.py", backend).games[0]
+    assert report_of(log)["threads"] < FAST.pids
+    assert fault_of(log) is None
+    assert_opponent_played_on(log)
+
+
+def test_daemonized_child_does_not_outlive_the_match(backend: str, tmp_path: Path) -> None:
+    marker = f"onecard-daemon-{uuid.uuid4().hex}"
+    log = play(render("daemon_child.py", tmp_path, marker=marker), backend).games[0]
+    assert_opponent_played_on(log)
+    assert_host_clean(marker)
+
+
+def test_bot_ignoring_sigterm_and_end_of_input_is_killed(backend: str, tmp_path: Path) -> None:
+    marker = f"onecard-stubborn-{uuid.uuid4().hex}"
+    started = time.monotonic()
+    log = play(render("ignore_sigterm.py", tmp_path, marker=marker), backend).games[0]
+    assert time.monotonic() - started < 30
+    assert fault_of(log) is None
+    assert_host_clean(marker)
+
+
+def test_killing_parent_and_every_process_harms_only_the_bot(backend: str, tmp_path: Path) -> None:
+    victim = subprocess.Popen(["sleep", "600"])
+    try:
+        path = render("kill_everything.py", tmp_path, victim_pid=str(victim.pid))
+        log = play(path, backend).games[0]
+        assert victim.poll() is None, "a host process was killed from inside the sandbox"
+        assert report_of(log)["victim"] == "ProcessLookupError"
+        assert_opponent_played_on(log)
+    finally:
+        victim.send_signal(signal.SIGKILL)
+        victim.wait()
+
+
+@pytest.fixture
+def listeners() -> Iterator[list[tuple[str, int]]]:
+    """Open TCP services on the host: loopback and every address."""
+    sockets = []
+    for address in ("127.0.0.1", "0.0.0.0"):
+        server = socket.socket()
+        server.bind((address, 0))
+        server.listen()
+        sockets.append(server)
+    yield [(s.getsockname()[0], s.getsockname()[1]) for s in sockets]
+    for server in sockets:
+        server.close()
+
+
+def test_network_is_unreachable(
+    backend: str, tmp_path: Path, listeners: list[tuple[str, int]]
+) -> None:
+    any_port = listeners[1][1]
+    targets = [
+        *listeners,
+        ("127.0.0.1", 5432),  # PostgreSQL
+        ("127.0.0.1", 6379),  # Redis
+        ("127.0.0.1", 8000),  # the web site
+        ("172.17.0.1", any_port),  # the Docker bridge's host side
+        (socket.gethostbyname(socket.gethostname()), any_port),
+        ("1.1.1.1", 443),
+        ("8.8.8.8", 53),
+    ]
+    log = play(render("network.py", tmp_path, targets=targets), backend).games[0]
+    assert report_of(log) == {"reached": []}
+    assert_opponent_played_on(log)
+
+
+@pytest.fixture
+def canary(tmp_path: Path, monkeypatch: pytest.MonkeyPatch) -> Iterator[tuple[str, list[str]]]:
+    """A secret in the worker's environment and in host files a bot might look at."""
+    secret = f"canary-{uuid.uuid4().hex}"
+    monkeypatch.setenv("ONECARD_CANARY", secret)
+    monkeypatch.setenv("DATABASE_URL", f"postgres://arena:{secret}@127.0.0.1/arena")
+    files = [tmp_path / "secret.env", Path("/tmp") / f"onecard-canary-{uuid.uuid4().hex}.txt"]
+    for path in files:
+        path.write_text(f"DJANGO_SECRET_KEY={secret}\n")
+    yield secret, [str(p) for p in files]
+    for path in files:
+        path.unlink(missing_ok=True)
+
+
+def test_platform_secrets_stay_out_of_reach(
+    backend: str, tmp_path: Path, canary: tuple[str, list[str]]
+) -> None:
+    secret, files = canary
+    host_paths = [*files, str(REPO_ROOT / "pyproject.toml"), "/proc/1/environ", "/etc/shadow"]
+    bot_dir = tmp_path / "bot"
+    bot_dir.mkdir()
+    bot = render("snoop.py", bot_dir, reversed_canary=secret[::-1], host_paths=host_paths)
+    log = play(bot, backend).games[0]
+    assert report_of(log) == {"found": []}
+    assert secret not in json.dumps(log)
+    assert_opponent_played_on(log)
+
+
+def test_other_bots_code_stays_out_of_reach(backend: str, tmp_path: Path) -> None:
+    secret = f"opponent-code-{uuid.uuid4().hex}"
+    opponent = tmp_path / "opponent" / "main.py"
+    opponent.parent.mkdir()
+    opponent.write_text(f"# {secret}\n" + FIRST_LEGAL.read_text())
+    probe_dir = tmp_path / "probe"
+    probe_dir.mkdir()
+    bot = render("snoop.py", probe_dir, reversed_canary=secret[::-1], host_paths=[str(opponent)])
+    log = play(bot, backend, opponent=opponent.parent).games[0]
+    assert report_of(log) == {"found": []}
+    assert_opponent_played_on(log)
+
+
+def test_filling_the_disk_stops_at_the_tmpfs(backend: str, tmp_path: Path) -> None:
+    before = {p.name for p in Path("/tmp").iterdir()}
+    log = play(HOSTILE / "fill_disk.py", backend).games[0]
+    report = report_of(log)
+    assert report["/tmp"] <= FAST.tmpfs_bytes
+    assert report["/dev/shm"] <= FAST.tmpfs_bytes
+    assert fault_of(log) is None
+    assert "fill.bin" not in {p.name for p in Path("/tmp").iterdir()} - before
+    assert_opponent_played_on(log)
+
+
+def test_writing_outside_its_scratch_space_fails(backend: str, tmp_path: Path) -> None:
+    host_file = tmp_path / "host-owned.txt"
+    host_file.write_text("untouched\n")
+    host_paths = [str(host_file), str(REPO_ROOT / "owned.py"), str(REPO_ROOT / "engine" / "x.py")]
+    bot_dir = tmp_path / "bot"
+    bot_dir.mkdir()
+    bot = render("write_outside.py", bot_dir, host_paths=host_paths)
+    original_code = bot.read_text()
+    log = play(bot, backend).games[0]
+    assert report_of(log) == {"written": []}
+    assert host_file.read_text() == "untouched\n"
+    assert not (REPO_ROOT / "owned.py").exists()
+    assert not (REPO_ROOT / "engine" / "x.py").exists()
+    assert bot.read_text() == original_code
+    assert_opponent_played_on(log)
+
+
+def test_stderr_flood_neither_blocks_nor_faults_and_is_bounded(backend: str) -> None:
+    log = play(HOSTILE / "stderr_flood.py", backend).games[0]
+    assert fault_of(log) is None
+    seat = log["seating"].index(0)
+    entries = log["stderr"][seat]
+    kept = sum(len(line.encode()) + 1 for entry in entries for line in entry["lines"])
+    assert kept <= FAST.stderr_bytes_per_game
+    assert entries[-1]["lines"][-1] == "last words of this decision"

@@ -127,15 +127,25 @@ def test_clones_diverge_without_touching_the_original(seed, players):
     assert json.dumps([state.observation(s) for s in range(players)]) == snapshot
 
 
-@pytest.mark.parametrize("players", range(2, 9))
-def test_many_seeded_random_games_finish_through_the_state_api(players):
-    for seed in range(400):
+def finish_random_games(players: int, seeds: range) -> None:
+    for seed in seeds:
         state = GameState.new(players, seed=seed, ruleset=RULESETS[seed % len(RULESETS)])
         rng = random.Random(seed)
         while not state.over:
             state.apply(rng.choice(state.legal_actions()))
         assert state.winner >= 0
         assert sorted(state.ranks())[0] == 1
+
+
+@pytest.mark.parametrize("players", range(2, 9))
+def test_seeded_random_games_finish_through_the_state_api(players):
+    finish_random_games(players, range(300))
+
+
+@pytest.mark.slow
+@pytest.mark.parametrize("players", range(2, 9))
+def test_thousands_of_seeded_random_games_finish(players):
+    finish_random_games(players, range(300, 2300))
 
 
 @pytest.mark.parametrize("players", range(2, 9))

@@ -525,3 +525,28 @@ def test_clone_is_independent():
     assert st.turn == 0
     assert copy.turn == 1
     assert st.hands != copy.hands or st.discard != copy.discard
+
+
+# ----------------------------------------------------------------------- faults
+
+
+def test_the_next_player_faulting_in_a_catch_window_cancels_its_attack_and_turn():
+    st = rig.state([["2D", "9H"], [], []], lead="5D")
+    st.hands[0] = [CARD_OF["2D"], CARD_OF["9H"]]
+    play(st, "2D")  # one card left, no call; the attack is on seat 1
+    assert st.offers == [1, 2]
+    st.fault(1, "timeout")
+    assert st.offers == [2]
+    assert st.atk_total == 0
+    assert st.to_act == 2
+    st.apply(PASS)
+    assert st.phase == 0
+    assert st.to_act == 2
+
+
+def test_a_fault_in_a_king_sequence_passes_play_on():
+    st = rig.state([["KD"], [], []], lead="5D")
+    play(st, "KD")
+    st.fault(0, "crash")
+    assert st.to_act == 1
+    assert st.extra == 0

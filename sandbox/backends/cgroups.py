@@ -156,11 +156,19 @@ class BotCgroup:
             time.sleep(0.005)
 
     def memory_exhausted(self) -> bool:
-        """Did the kernel kill or refuse anything for want of memory?"""
+        """Did the group run into its memory limit (an OOM kill, or reclaim at the limit)?
+
+        Asked only after the bot died, so hitting the limit is taken as the cause.
+        """
         if self.unified:
-            return _counter(self.paths[0] / "memory.events", "oom_kill") > 0
+            events = self.paths[0] / "memory.events"
+            return _counter(events, "oom_kill") > 0 or _counter(events, "max") > 0
         memory = self.paths[-1]
-        return _counter(memory / "memory.oom_control", "oom_kill") > 0
+        if _counter(memory / "memory.oom_control", "oom_kill") > 0:
+            return True
+        with contextlib.suppress(OSError, ValueError):
+            return int((memory / "memory.failcnt").read_text()) > 0
+        return False
 
     def remove(self) -> None:
         for path in self.paths:

@@ -116,7 +116,8 @@ class _Match:
         try:
             reply = self.bots[seat](message)
         except BotFault as fault:
-            reason = fault.reason if fault.reason in FAULT_REASONS else "crash"
+            reason = fault.reason if type(fault.reason) is str else "crash"
+            reason = reason if reason in FAULT_REASONS else "crash"
             self._fault(seat, reason)
             return _FAULTED
         except (Exception, SystemExit):

@@ -387,14 +387,15 @@ def test_every_seat_hears_start_even_when_faults_decide_the_game_first():
     ]
 
 
-def test_a_bot_fault_with_a_forged_reason_is_a_crash():
+@pytest.mark.parametrize("forged", ["bribe", ["timeout"], None])
+def test_a_bot_fault_with_a_forged_reason_is_a_crash(forged):
     class Forged(BotFault):
         pass
 
     def bot(message):
         if message["type"] == "turn":
             fault = Forged("timeout")
-            fault.reason = "bribe"
+            fault.reason = forged
             raise fault
         return {}
 

@@ -52,8 +52,12 @@ class Ruleset:
     def from_value(cls, value: Ruleset | str | dict[str, Any] | None) -> Ruleset:
         """None (``korean``), a preset name, a Ruleset, or a dict of options.
 
-        A dict names only the options it changes; the others keep ``korean``'s
-        values. Unknown options and out-of-range values raise RulesetError.
+        A dict names only the options it changes; the others keep the values of
+        the preset its ``name`` names, or ``korean``'s. Unknown options and
+        out-of-range values raise RulesetError.
+
+        >>> Ruleset.from_value({"name": "classic", "turn_limit": 50}).attack_values
+        (2, 3, 5, 10, 13)
         """
         if value is None:
             return PRESETS["korean"]
@@ -91,7 +95,8 @@ def _from_dict(options: dict[str, Any]) -> Ruleset:
     unknown = set(options) - _OPTION_NAMES
     if unknown:
         raise RulesetError(f"unknown ruleset option(s): {', '.join(sorted(map(str, unknown)))}")
-    base = PRESETS["korean"]
+    name = options.get("name")
+    base = PRESETS.get(name, KOREAN) if isinstance(name, str) else KOREAN
     changes: dict[str, Any] = {"name": "custom"}
     for option, value in options.items():
         if option == "name":

@@ -54,6 +54,13 @@ def test_a_dict_changes_only_the_options_it_names():
     assert rules.turn_limit == 1000
 
 
+def test_a_dict_named_after_a_preset_starts_from_it():
+    rules = Ruleset.from_value({"name": "classic", "turn_limit": 50})
+    assert rules.suited_jokers is True
+    assert rules.turn_limit == 50
+    assert rules.name == "classic"
+
+
 @pytest.mark.parametrize(
     "value",
     [

@@ -15,15 +15,28 @@ from collections.abc import Callable, Sequence
 from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass, field
 from functools import partial
-from typing import Any
+from typing import Any, Protocol
 
 import engine
 from sandbox.backends.select import launcher_for, resolve_backend
+from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
 from sandbox.program import BotProgram
 from sandbox.seat import GameRecord, SandboxedBot
 
 Progress = Callable[[int, dict[str, Any]], None]
+
+
+class Player(Protocol):
+    """A seat-taker for a whole match: a sandboxed program or an in-process built-in."""
+
+    infrastructure_error: InfrastructureError | None
+
+    def ensure_running(self) -> None: ...
+    def begin_game(self) -> None: ...
+    def end_game(self, *, faulted: str | None, last: bool = False) -> GameRecord: ...
+    def stop(self) -> None: ...
+    def __call__(self, message: dict[str, Any]) -> Any: ...
 
 
 @dataclass
@@ -36,6 +49,15 @@ class SeatReport:
     faults: Counter[str] = field(default_factory=Counter)
     startup_ms: list[float] = field(default_factory=list)
     latencies_ms: list[float] = field(default_factory=list)
+
+    def add(self, record: GameRecord, *, won: bool) -> None:
+        self.games += 1
+        self.wins += won
+        if record.fault is not None:
+            self.faults[record.fault] += 1
+        if record.startup_ms is not None:
+            self.startup_ms.append(record.startup_ms)
+        self.latencies_ms.extend(record.latencies_ms)
 
     @property
     def latency(self) -> dict[str, float | None]:
@@ -117,6 +139,58 @@ def _in_parallel(calls: Sequence[Callable[[], Any]]) -> None:
             future.result()
 
 
+def play_match(
+    players: Sequence[Player],
+    names: Sequence[str],
+    *,
+    games: int,
+    seed: int,
+    ruleset: Any = None,
+    deadline: float | None = None,
+    progress: Progress | None = None,
+) -> tuple[list[dict[str, Any]], list[SeatReport], str | None]:
+    """The games of a match between started players: (logs, reports, why it stopped early).
+
+    The caller starts the players and stops them afterwards, whatever happens.
+    """
+    if not 2 <= len(players) <= 8:
+        raise ValueError("a match has 2 to 8 bots")
+    if games < 0:
+        raise ValueError("games cannot be negative")
+    rules = engine.Ruleset.from_value(ruleset)
+    count = len(players)
+    reports = [SeatReport(name=name) for name in names]
+    logs: list[dict[str, Any]] = []
+    for game in range(games):
+        if deadline is not None and time.monotonic() >= deadline:
+            return logs, reports, "match time cap reached"
+        seating = seating_for(game, count)
+        for index in seating:
+            players[index].begin_game()
+        log = engine.play_game(
+            [players[index] for index in seating],
+            seed=block_seed(seed, game // count),
+            ruleset=rules,
+            names=[names[index] for index in seating],
+            game=game,
+        )
+        for player in players:
+            if player.infrastructure_error is not None:
+                raise player.infrastructure_error
+        faults = {f["seat"]: f["reason"] for f in log["result"]["faults"]}
+        records = [
+            players[index].end_game(faulted=faults.get(seat), last=game == games - 1)
+            for seat, index in enumerate(seating)
+        ]
+        _annotate(log, seating, records)
+        for seat, index in enumerate(seating):
+            reports[index].add(records[seat], won=log["result"]["winner"] == seat)
+        logs.append(log)
+        if progress is not None:
+            progress(game, log)
+    return logs, reports, None
+
+
 def run_match(
     bots: list[BotProgram],
     *,
@@ -133,75 +207,53 @@ def run_match(
     """Play `games` games between `bots` (2 to 8), one sandboxed process per bot.
 
     Raises InfrastructureError when the backend cannot run at all; a bot's own
-    failure is a fault in the logs, never an exception here.
+    failure is a fault in the logs, never an exception here. Call it from a thread
+    that lives as long as the match (see `start_players`).
     """
     if not 2 <= len(bots) <= 8:
         raise ValueError("a match has 2 to 8 bots")
-    if games < 0:
-        raise ValueError("games cannot be negative")
     for program in bots:
         program.check()
     limits = limits or Limits()
-    rules = engine.Ruleset.from_value(ruleset)
+    engine.Ruleset.from_value(ruleset)  # a bad ruleset fails before any bot starts
     chosen = resolve_backend(backend, allow_unsandboxed=allow_unsandboxed)
-    match_deadline = time.monotonic() + limits.match_s
-    players = len(bots)
-    seats = [
-        SandboxedBot(
-            partial(launcher_for(chosen, image=image, runtime=runtime), program, limits),
-            limits,
-            match_deadline=match_deadline,
-        )
+    deadline = time.monotonic() + limits.match_s
+    launch = launcher_for(chosen, image=image, runtime=runtime)
+    players = [
+        SandboxedBot(partial(launch, program, limits), limits, match_deadline=deadline)
         for program in bots
     ]
-    reports = [SeatReport(name=program.name) for program in bots]
-    logs: list[dict[str, Any]] = []
-    stopped = None
     try:
-        if chosen == "docker":
-            # Container start-ups are mostly waiting on the daemon: overlap them.
-            _in_parallel([seat.ensure_running for seat in seats])
-        else:
-            # Never from a helper thread: bwrap's --die-with-parent kills the sandbox
-            # when the *thread* that forked it exits, so local bots are started here,
-            # on the thread that plays the whole match.
-            for sandboxed in seats:
-                sandboxed.ensure_running()
-        for game in range(games):
-            if time.monotonic() >= match_deadline:
-                stopped = "match time cap reached"
-                break
-            seating = seating_for(game, players)
-            for index in seating:
-                seats[index].begin_game()
-            log = engine.play_game(
-                [seats[index] for index in seating],
-                seed=block_seed(seed, game // players),
-                ruleset=rules,
-                names=[bots[index].name for index in seating],
-                game=game,
-            )
-            for seat_bot in seats:
-                if seat_bot.infrastructure_error is not None:
-                    raise seat_bot.infrastructure_error
-            faults = {f["seat"]: f["reason"] for f in log["result"]["faults"]}
-            records = [
-                seats[index].end_game(faulted=faults.get(seat), last=game == games - 1)
-                for seat, index in enumerate(seating)
-            ]
-            _annotate(log, seating, records)
-            for seat, index in enumerate(seating):
-                report, record = reports[index], records[seat]
-                report.games += 1
-                report.wins += log["result"]["winner"] == seat
-                if record.fault is not None:
-                    report.faults[record.fault] += 1
-                if record.startup_ms is not None:
-                    report.startup_ms.append(record.startup_ms)
-                report.latencies_ms.extend(record.latencies_ms)
-            logs.append(log)
-            if progress is not None:
-                progress(game, log)
+        start_players(players, parallel=chosen == "docker")
+        logs, reports, stopped = play_match(
+            players,
+            [program.name for program in bots],
+            games=games,
+            seed=seed,
+            ruleset=ruleset,
+            deadline=deadline,
+            progress=progress,
+        )
     finally:
-        _in_parallel([seat.stop for seat in seats])
+        stop_players(players)
     return MatchResult(games=logs, seats=reports, backend=chosen, stopped=stopped)
+
+
+def start_players(players: Sequence[Player], *, parallel: bool) -> None:
+    """Start every player; `parallel` only for containers.
+
+    Local sandboxes are started on the calling thread: bwrap's --die-with-parent
+    kills the sandbox when the *thread* that forked it exits, so a helper thread
+    would take the bot down with it.
+    """
+    if parallel:
+        # Container start-ups are mostly waiting on the daemon: overlap them.
+        _in_parallel([player.ensure_running for player in players])
+    else:
+        for player in players:
+            player.ensure_running()
+
+
+def stop_players(players: Sequence[Player]) -> None:
+    """Stop every player at once: each may wait out its exit grace."""
+    _in_parallel([player.stop for player in players])

@@ -1,0 +1,269 @@
+"""`onecard`: local matches, replays and a game in the terminal.
+
+    onecard match random greedy mybot.py --games 100 --seed 1 [--backend bwrap]
+    onecard replay replays/game-0001.json
+    onecard play --against heuristic --against random
+
+Built-in bots (random, greedy, heuristic) play in-process; bot files run as
+processes through the sandbox. A person's own files default to the `subprocess`
+backend, which isolates nothing: say `--backend bwrap` or `docker` for others' bots.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import math
+import sys
+import time
+from collections.abc import Callable, Sequence
+from functools import partial
+from pathlib import Path
+from typing import Any, TextIO
+
+import engine
+from engine.text import describe_event, parse_choice, render_game, render_view
+from sandbox.backends.select import BACKENDS, launcher_for, resolve_backend
+from sandbox.errors import InfrastructureError
+from sandbox.inprocess import InProcessBot
+from sandbox.limits import Limits
+from sandbox.match import Player, SeatReport, play_match, start_players, stop_players
+from sandbox.program import BotProgram
+from sandbox.seat import SandboxedBot
+
+TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
+
+
+def wilson_interval(wins: int, games: int, z: float = 1.96) -> tuple[float, float]:
+    """The 95% Wilson score interval of a win rate.
+
+    >>> [round(x, 3) for x in wilson_interval(50, 100)]
+    [0.404, 0.596]
+    """
+    if games == 0:
+        return 0.0, 1.0
+    rate = wins / games
+    denominator = 1 + z * z / games
+    centre = (rate + z * z / (2 * games)) / denominator
+    half = z * math.sqrt(rate * (1 - rate) / games + z * z / (4 * games * games)) / denominator
+    return max(0.0, centre - half), min(1.0, centre + half)
+
+
+def results_table(reports: Sequence[SeatReport], logs: Sequence[dict[str, Any]]) -> str:
+    width = max(len("bot"), *(len(r.name) for r in reports))
+    lines = [f"{'bot':<{width}}  games  wins  win rate  95% interval    faults"]
+    for report in reports:
+        low, high = wilson_interval(report.wins, report.games)
+        rate = report.wins / report.games if report.games else 0.0
+        faults = ", ".join(f"{n} {reason}" for reason, n in sorted(report.faults.items())) or "-"
+        lines.append(
+            f"{report.name:<{width}}  {report.games:>5}  {report.wins:>4}  {rate:>8.1%}"
+            f"  {low:>6.1%}-{high:<6.1%}  {faults}"
+        )
+    if logs:
+        turns = [sum(e.get("kind") in TURN_KINDS for e in log["events"]) for log in logs]
+        lines.append(f"mean game length: {sum(turns) / len(turns):.1f} turns")
+    return "\n".join(lines)
+
+
+class ProgressBar:
+    """A one-line bar on stderr, redrawn after each game."""
+
+    def __init__(self, total: int, stream: TextIO = sys.stderr) -> None:
+        self.total = total
+        self.stream = stream
+        self.started = time.monotonic()
+        self.drawn = 0.0
+
+    def __call__(self, game: int, log: dict[str, Any]) -> None:
+        done = game + 1
+        now = time.monotonic()
+        if done < self.total and now - self.drawn < 0.1:
+            return  # a redraw per game would cost more than a fast game
+        self.drawn = now
+        filled = 30 * done // max(1, self.total)
+        rate = done / max(1e-9, time.monotonic() - self.started)
+        self.stream.write(
+            f"\r[{'#' * filled}{'.' * (30 - filled)}] {done}/{self.total} games {rate:.1f}/s"
+        )
+        if done == self.total:
+            self.stream.write("\n")
+        self.stream.flush()
+
+
+def _players(
+    specs: Sequence[str], *, backend: str, limits: Limits, seed: int
+) -> tuple[list[Player], list[str], str | None]:
+    """Players for bot arguments: built-in names in-process, anything else a bot file."""
+    builtins = engine.builtin_bots()
+    chosen: str | None = None
+    players: list[Player] = []
+    names: list[str] = []
+    deadline = time.monotonic() + limits.match_s
+    for index, spec in enumerate(specs):
+        if spec in builtins:
+            players.append(InProcessBot(builtins[spec](seed + index)))
+            names.append(spec)
+            continue
+        path = Path(spec)
+        program = BotProgram(path.stem if path.is_file() else path.name, path)
+        program.check()
+        if chosen is None:
+            chosen = resolve_backend(backend, allow_unsandboxed=True)
+            if chosen == "subprocess":
+                print(
+                    "note: bot files run with the subprocess backend, NOT isolated from this "
+                    "machine; use --backend bwrap or docker for bots you did not write",
+                    file=sys.stderr,
+                )
+        launch = partial(launcher_for(chosen, image=None, runtime=None), program, limits)
+        players.append(SandboxedBot(launch, limits, match_deadline=deadline))
+        names.append(program.name)
+    return players, names, chosen
+
+
+def command_match(args: argparse.Namespace) -> int:
+    limits = Limits()
+    try:
+        players, names, backend = _players(
+            args.bots, backend=args.backend, limits=limits, seed=args.seed
+        )
+    except (ValueError, InfrastructureError) as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    names = _distinct(names)
+    progress = ProgressBar(args.games)
+    try:
+        start_players(players, parallel=backend == "docker")
+        logs, reports, stopped = play_match(
+            players,
+            names,
+            games=args.games,
+            seed=args.seed,
+            ruleset=args.ruleset,
+            progress=progress,
+        )
+    except (engine.RulesetError, InfrastructureError) as error:
+        print(f"\nonecard: {error}", file=sys.stderr)
+        return 2
+    finally:
+        stop_players(players)
+    if args.replays:
+        directory = Path(args.replays)
+        directory.mkdir(parents=True, exist_ok=True)
+        for number, log in enumerate(logs, 1):
+            (directory / f"game-{number:04d}.json").write_text(json.dumps(log, indent=1))
+    print(results_table(reports, logs))
+    if stopped:
+        print(f"stopped early: {stopped}")
+    return 0
+
+
+def _distinct(names: list[str]) -> list[str]:
+    """`greedy greedy` becomes `greedy#1 greedy#2`, so the table can tell them apart."""
+    if len(set(names)) == len(names):
+        return names
+    return [f"{name}#{i}" if names.count(name) > 1 else name for i, name in enumerate(names, 1)]
+
+
+def command_replay(args: argparse.Namespace) -> int:
+    try:
+        log = json.loads(Path(args.file).read_text())
+        for line in render_game(log):
+            print(line)
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"onecard: cannot replay {args.file}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+class TerminalPlayer:
+    """A person at the keyboard, as a bot callable."""
+
+    def __init__(self, names: list[str], read: Callable[[str], str] = input) -> None:
+        self.names = names
+        self.read = read
+
+    def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
+        for event in message.get("events", []):
+            print(f"  {describe_event(event, self.names)}")
+        kind = message["type"]
+        if kind == "start":
+            print(f"you are {self.names[message['seat']]}; lead card {message['top']}")
+            return {}
+        if kind == "end":
+            winner = self.names[message["winner"]]
+            print("you win!" if message["winner"] == message["seat"] else f"{winner} wins")
+            return {}
+        print(render_view(message, self.names))
+        prompt = "catch? [y/N] " if kind == "catch" else "your move (number, card, or 0 to draw): "
+        while True:
+            try:
+                text = self.read(prompt)
+            except EOFError:
+                raise SystemExit("\nbye") from None
+            reply = parse_choice(message, text)
+            if reply is not None:
+                return reply
+            print("  not a move here; try again")
+
+
+def command_play(args: argparse.Namespace) -> int:
+    builtins = engine.builtin_bots()
+    opponents = args.against or ["heuristic"]
+    unknown = [name for name in opponents if name not in builtins]
+    if unknown:
+        print(f"onecard: unknown bots {unknown}; built-ins: {sorted(builtins)}", file=sys.stderr)
+        return 2
+    names = _distinct(["you", *opponents])
+    bots: list[Callable[[dict[str, Any]], Any]] = [TerminalPlayer(names)]
+    bots += [builtins[name](args.seed + i) for i, name in enumerate(opponents)]
+    log = engine.play_game(bots, seed=args.seed, ruleset=args.ruleset, names=names)
+    for seat, place in sorted(enumerate(log["result"]["ranks"]), key=lambda pair: pair[1]):
+        print(f"{place}. {names[seat]}")
+    return 0
+
+
+def parser() -> argparse.ArgumentParser:
+    top = argparse.ArgumentParser(prog="onecard", description=__doc__.splitlines()[0])
+    commands = top.add_subparsers(dest="command", required=True)
+
+    match = commands.add_parser("match", help="play a match between bots")
+    match.add_argument("bots", nargs="+", help="built-in names or bot files/directories")
+    match.add_argument("--games", type=int, default=100)
+    match.add_argument("--seed", type=int, default=0)
+    match.add_argument("--ruleset", default=None, help="a preset name, e.g. korean")
+    match.add_argument(
+        "--backend",
+        default="subprocess",
+        choices=["auto", *BACKENDS],
+        help="how bot files run (default: subprocess, not isolated)",
+    )
+    match.add_argument("--replays", default=None, help="write every game log to this folder")
+    match.set_defaults(run=command_match)
+
+    replay = commands.add_parser("replay", help="show a game log turn by turn")
+    replay.add_argument("file")
+    replay.set_defaults(run=command_replay)
+
+    play = commands.add_parser("play", help="play against built-in bots in the terminal")
+    play.add_argument("--against", action="append", help="a built-in bot (repeatable)")
+    play.add_argument("--seed", type=int, default=None)
+    play.add_argument("--ruleset", default=None)
+    play.set_defaults(run=command_play)
+    return top
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    args = parser().parse_args(argv)
+    if getattr(args, "seed", 0) is None:
+        args.seed = int(time.time())
+    if args.command == "match" and not 2 <= len(args.bots) <= 8:
+        print("onecard: a match has 2 to 8 bots", file=sys.stderr)
+        return 2
+    result: int = args.run(args)
+    return result
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -133,9 +133,14 @@ def test_example_bots_run_alone_as_main_with_engine_on_the_path(name, tmp_path):
         assert bot.close() == 0
 
 
-def test_random_bot_uses_the_standard_library_only():
-    source = (EXAMPLES / "random_bot.py").read_text()
-    assert "engine" not in source.replace("the engine", "")
+def test_random_bot_runs_alone_on_the_standard_library(tmp_path):
+    shutil.copy(EXAMPLES / "random_bot.py", tmp_path / "main.py")
+    bot = ProcessBot([sys.executable, "-I", "-S", "main.py"], cwd=tmp_path, env={})
+    try:
+        log = engine.play_game([bot, engine.builtin_bots()["greedy"](0)], seed=5)
+        assert log["result"]["faults"] == []
+    finally:
+        assert bot.close() == 0
 
 
 def win_rate(hero: str, rival: str, games: int) -> float:

@@ -17,7 +17,8 @@ from sandbox.labels import BOT_LABEL, OWNER_PID_LABEL
 
 HERE = Path(__file__).parent
 HOSTILE = HERE / "hostile"
-FIRST_LEGAL = HERE / "bots" / "first_legal.py"
+BOTS = HERE / "bots"
+FIRST_LEGAL = BOTS / "first_legal.py"
 # The hostile bots must never run unisolated: some of them kill every process they can.
 ISOLATING_BACKENDS = ("bwrap", "docker")
 
@@ -37,9 +38,9 @@ def require_backend(name: str) -> None:
             pytest.skip("the bot image is missing: run sandbox/runtime/build_offline.sh")
 
 
-def render(name: str, directory: Path, **values: Any) -> Path:
-    """The hostile bot `name`, with each `__KEY__` replaced (JSON for non-strings)."""
-    text = (HOSTILE / name).read_text()
+def render(name: str, directory: Path, *, source: Path = HOSTILE, **values: Any) -> Path:
+    """The bot template `source/name`, each `__KEY__` replaced (JSON for non-strings)."""
+    text = (source / name).read_text()
     for key, value in values.items():
         placeholder = f"__{key.upper()}__"
         assert placeholder in text, placeholder

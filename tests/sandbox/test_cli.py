@@ -1,0 +1,82 @@
+"""The `onecard` command, run as a person would run it."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+
+from sandbox.cli import wilson_interval
+from tests.sandbox.harness import FIRST_LEGAL
+
+REPO_ROOT = Path(__file__).resolve().parents[2]
+
+
+def onecard(*args: str, stdin: str | None = None) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(
+        [sys.executable, "-m", "sandbox.cli", *args],
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO_ROOT,
+        check=False,
+    )
+
+
+def test_match_of_built_ins_prints_the_table() -> None:
+    done = onecard("match", "random", "greedy", "--games", "6", "--seed", "1")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    assert lines[0].split()[:4] == ["bot", "games", "wins", "win"]
+    assert [line.split()[:2] for line in lines[1:3]] == [["random", "6"], ["greedy", "6"]]
+    wins = sum(int(line.split()[2]) for line in lines[1:3])
+    assert wins == 6
+    assert lines[3].startswith("mean game length:")
+    assert "6/6 games" in done.stderr  # the progress bar
+
+
+def test_match_with_a_bot_file_saves_replays_that_replay(tmp_path: Path) -> None:
+    done = onecard(
+        "match", str(FIRST_LEGAL), "heuristic", "--games", "2", "--replays", str(tmp_path)
+    )
+    assert done.returncode == 0, done.stderr
+    assert "NOT isolated" in done.stderr
+    assert "first_legal" in done.stdout
+    logs = sorted(tmp_path.glob("game-*.json"))
+    assert [log.name for log in logs] == ["game-0001.json", "game-0002.json"]
+    assert json.loads(logs[1].read_text())["seating"] == [1, 0]
+    shown = onecard("replay", str(logs[0]))
+    assert shown.returncode == 0, shown.stderr
+    assert "wins" in shown.stdout
+    assert "first_legal" in shown.stdout.splitlines()[0]
+
+
+def test_replay_of_a_corrupt_file_fails_cleanly(tmp_path: Path) -> None:
+    broken = tmp_path / "broken.json"
+    broken.write_text('{"format": "onecard-replay/1"}')
+    done = onecard("replay", str(broken))
+    assert done.returncode == 2
+    assert "cannot replay" in done.stderr
+
+
+def test_a_person_can_play_a_game_to_the_end() -> None:
+    # Always draw, never catch: every prompt takes the first answer that fits it.
+    done = onecard("play", "--against", "random", "--seed", "5", stdin="0\nn\n" * 3000)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert "your hand:" in done.stdout
+    assert done.stdout.rstrip().splitlines()[-1].startswith("2. ")
+
+
+def test_bad_arguments_are_refused() -> None:
+    assert onecard("match", "random").returncode == 2
+    assert onecard("match", "random", "no-such-bot.py").returncode == 2
+    assert onecard("play", "--against", "nobody").returncode == 2
+
+
+def test_wilson_interval_is_sane() -> None:
+    low, high = wilson_interval(0, 10)
+    assert low == 0.0
+    assert 0.2 < high < 0.35
+    assert wilson_interval(0, 0) == (0.0, 1.0)

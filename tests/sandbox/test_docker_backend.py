@@ -1,0 +1,110 @@
+"""The container a bot gets, the daemon's errors, and the clean-up of orphans."""
+
+from __future__ import annotations
+
+import contextlib
+import os
+import subprocess
+import time
+from collections.abc import Iterator
+from typing import Any
+
+import docker.errors
+import pytest
+
+import sandbox
+from sandbox.backends.docker import ContainerProcess, docker_client
+from sandbox.labels import BOT_LABEL, EXPIRES_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, owner_host
+from tests.sandbox.harness import FAST, FIRST_LEGAL, leftover_containers, require_backend
+
+pytestmark = pytest.mark.docker
+IMAGE = "onecard-bot-runtime:latest"
+
+
+@pytest.fixture
+def api() -> Iterator[Any]:
+    require_backend("docker")
+    yield docker_client()
+    assert leftover_containers() == []
+
+
+def test_the_bot_container_is_locked_down(api: Any, monkeypatch: pytest.MonkeyPatch) -> None:
+    monkeypatch.setenv("ONECARD_CANARY", "secret")
+    with ContainerProcess(
+        sandbox.BotProgram("sound", FIRST_LEGAL), FAST, image=IMAGE, runtime=None
+    ) as bot:
+        info = api.inspect_container(bot.container_id)
+    host, config = info["HostConfig"], info["Config"]
+    assert host["NetworkMode"] == "none"
+    assert host["ReadonlyRootfs"] is True
+    assert host["CapDrop"] == ["ALL"]
+    assert "no-new-privileges" in host["SecurityOpt"]
+    assert host["PidsLimit"] == FAST.pids
+    assert host["Memory"] == host["MemorySwap"] == FAST.memory_bytes
+    assert host["NanoCpus"] == 10**9
+    assert host["Binds"] in (None, [])
+    assert {m["Type"] for m in host["Mounts"]} == {"volume"}
+    assert {u["Name"]: u["Hard"] for u in host["Ulimits"]} == {
+        "nofile": FAST.open_files,
+        "core": 0,
+        "fsize": FAST.file_bytes,
+    }
+    assert config["User"] == "65534:65534"
+    assert not any("ONECARD_CANARY" in variable for variable in config["Env"])
+    assert config["Labels"][BOT_LABEL] == "1"
+    assert config["Labels"][OWNER_PID_LABEL] == str(os.getpid())
+
+
+def test_a_missing_image_is_the_platforms_problem_not_the_bots(api: Any) -> None:
+    with pytest.raises(sandbox.InfrastructureError, match="missing"):
+        sandbox.run_match(
+            [sandbox.BotProgram("a", FIRST_LEGAL)] * 2,
+            games=1,
+            seed=1,
+            backend="docker",
+            image="onecard-no-such-image:latest",
+        )
+
+
+def test_an_unknown_runtime_is_the_platforms_problem(api: Any) -> None:
+    with pytest.raises(sandbox.InfrastructureError):
+        sandbox.run_match(
+            [sandbox.BotProgram("a", FIRST_LEGAL)] * 2,
+            games=1,
+            seed=1,
+            backend="docker",
+            runtime="no-such-oci-runtime",
+        )
+
+
+def _labelled_container(api: Any, labels: dict[str, str]) -> str:
+    created = api.create_container(
+        IMAGE, command=["python3", "-c", "pass"], labels={BOT_LABEL: "1", **labels}
+    )
+    return str(created["Id"])
+
+
+def test_cleanup_removes_orphans_and_keeps_live_matches(api: Any) -> None:
+    dead = subprocess.Popen(["true"])
+    dead.wait()
+    far = f"{time.time() + 3600:.0f}"
+    orphan = _labelled_container(
+        api, {OWNER_HOST_LABEL: owner_host(), OWNER_PID_LABEL: str(dead.pid), EXPIRES_LABEL: far}
+    )
+    expired = _labelled_container(
+        api, {OWNER_HOST_LABEL: "elsewhere", OWNER_PID_LABEL: "1", EXPIRES_LABEL: "0"}
+    )
+    live = _labelled_container(
+        api, {OWNER_HOST_LABEL: owner_host(), OWNER_PID_LABEL: str(os.getpid()), EXPIRES_LABEL: far}
+    )
+    try:
+        assert sandbox.cleanup_orphans(older_than_s=3600) == 0  # all too young to judge
+        assert sandbox.cleanup_orphans() >= 2
+        remaining = {c["Id"] for c in api.containers(all=True)}
+        assert orphan not in remaining
+        assert expired not in remaining
+        assert live in remaining
+    finally:
+        for container in (orphan, expired, live):
+            with contextlib.suppress(docker.errors.NotFound):
+                api.remove_container(container, force=True, v=True)

@@ -96,7 +96,8 @@ def parse_reply(line: bytes) -> dict[str, Any]:
         text = line.decode("utf-8")
     except UnicodeDecodeError:
         raise BotFault("illegal", "reply is not UTF-8") from None
-    _check_depth_prefix(text)
+    if text.count("[") + text.count("{") > MAX_DEPTH:  # only then can it nest too deep
+        _check_depth_prefix(text)
     try:
         value = json.loads(text, parse_constant=_reject_constant, parse_float=_finite_float)
     except BotFault:

@@ -1,0 +1,253 @@
+"""How much the sandbox costs: per decision and per match start-up, per backend.
+
+    .venv/bin/python benchmarks/sandbox.py [--rounds 1000] [--starts 8] [--write]
+
+Side by side in one run (the machine is shared and noisy; compare within a run):
+
+- the raw round trip of a JSON line through a pipe to a Python echo process, the
+  physical limit, and the same echo behind bare `bwrap` and bare `docker run -i`;
+- one decision through each backend (`BotProcess.exchange` plus reply parsing) with
+  a bot that answers at once, on the same payload, against the raw path it rides on;
+- the start-up of one bot per backend (launch until its reply to `start`) against a
+  bare `python3 -I -S -c pass`, `bwrap ... python3 -c pass` and `docker run ... pass`.
+
+`--write` replaces the Sandbox section of docs/benchmarks.md with the table.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from collections.abc import Callable
+from dataclasses import dataclass, field
+from functools import partial
+from pathlib import Path
+
+ROOT = Path(__file__).resolve().parents[1]
+# Run as a script, this folder would come first on sys.path, and its platform.py
+# would shadow the standard library's `platform` (which uuid imports).
+sys.path[0] = str(ROOT)
+
+from sandbox.backends.bwrap import (  # noqa: E402
+    bwrap_argv,
+    bwrap_path,
+    launch_bwrap,
+)
+from sandbox.backends.docker import DEFAULT_IMAGE, docker_available, launch_docker  # noqa: E402
+from sandbox.backends.local import interpreter, launch_subprocess  # noqa: E402
+from sandbox.bootstrap import python_argv  # noqa: E402
+from sandbox.limits import Limits  # noqa: E402
+from sandbox.process import BotProcess  # noqa: E402
+from sandbox.program import BotProgram  # noqa: E402
+from sandbox.wire import parse_reply  # noqa: E402
+
+ECHO = "import sys\nfor line in sys.stdin:\n    sys.stdout.write(line)\n    sys.stdout.flush()\n"
+# A bot that reads every message as JSON and answers at once: the plumbing's own cost.
+QUICK_BOT = (
+    "import json, sys\n"
+    "for line in sys.stdin:\n"
+    "    json.loads(line)\n"
+    '    sys.stdout.write(\'{"action": "draw"}\\n\')\n'
+    "    sys.stdout.flush()\n"
+)
+SMALL = json.dumps({"type": "turn", "seat": 0, "turn": 3, "legal": ["5H"], "time_ms": 1000})
+KILOBYTE = json.dumps(
+    {"type": "turn", "seat": 0, "hand": ["5H"] * 150, "legal": [], "time_ms": 1000}
+)
+
+
+def per_round_us(
+    send: Callable[[bytes], None], receive: Callable[[], bytes], line: bytes, rounds: int
+) -> float:
+    for _ in range(50):  # warm-up
+        send(line)
+        receive()
+    started = time.perf_counter()
+    for _ in range(rounds):
+        send(line)
+        receive()
+    return (time.perf_counter() - started) / rounds * 1e6
+
+
+def raw_echo_us(argv: list[str], line: bytes, rounds: int, env: dict[str, str] | None) -> float:
+    """Round trips through a plain pipe to the process `argv` (no sandbox code)."""
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert process.stdin is not None
+    assert process.stdout is not None
+    stdin, stdout = process.stdin, process.stdout
+
+    def send(data: bytes) -> None:
+        stdin.write(data)
+        stdin.flush()
+
+    try:
+        return per_round_us(send, stdout.readline, line, rounds)
+    finally:
+        stdin.close()
+        process.kill()
+        process.wait()
+
+
+def sandbox_us(bot: BotProcess, line: bytes, rounds: int) -> float:
+    """One decision through the sandbox: exchange with its deadline, then parse."""
+    with bot:
+
+        def send(data: bytes) -> None:
+            parse_reply(bot.exchange(data, time.monotonic() + 10))
+
+        return per_round_us(send, lambda: b"", line, rounds)
+
+
+def first_reply_ms(argv: list[str], env: dict[str, str] | None) -> float:
+    """Start `argv` and wait for its reply to one `start` line (bare tool, no sandbox code)."""
+    began = time.perf_counter()
+    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    assert process.stdin is not None
+    assert process.stdout is not None
+    process.stdin.write(b'{"type": "start"}\n')
+    process.stdin.flush()
+    process.stdout.readline()
+    elapsed = (time.perf_counter() - began) * 1000
+    process.kill()
+    process.wait()
+    return elapsed
+
+
+def run_ms(argv: list[str], env: dict[str, str] | None) -> float:
+    began = time.perf_counter()
+    subprocess.run(argv, check=True, env=env)
+    return (time.perf_counter() - began) * 1000
+
+
+def sandbox_start_ms(launch: Callable[[], BotProcess]) -> float:
+    """Launch a bot and wait for its reply to `start`; teardown is not counted."""
+    began = time.perf_counter()
+    bot = launch()
+    try:
+        bot.exchange(b'{"type": "start"}\n', time.monotonic() + 30)
+        return (time.perf_counter() - began) * 1000
+    finally:
+        bot.kill()
+
+
+def median(measure: Callable[[], float], repeats: int) -> float:
+    return statistics.median(measure() for _ in range(repeats))
+
+
+@dataclass
+class Path_:
+    """One way to reach a bot: the bare tool's command prefix and our launcher."""
+
+    name: str
+    prefix: list[str]
+    python: str
+    launch: Callable[[BotProgram, Limits], BotProcess]
+    env: dict[str, str] | None = field(default_factory=dict)
+
+
+def paths(limits: Limits) -> list[Path_]:
+    found = [Path_("pipe (subprocess)", [], interpreter(), launch_subprocess)]
+    bwrap = bwrap_path()
+    if bwrap:
+        probe = BotProgram("probe", Path(__file__))
+        argv = bwrap_argv(probe, limits, bwrap)
+        prefix = argv[: -len(python_argv(interpreter(), "/bot/main.py", "/opt"))]
+        found.append(Path_("bwrap", prefix, interpreter(), launch_bwrap))
+    if docker_available():
+        image = os.environ.get("ARENA_SANDBOX_IMAGE", DEFAULT_IMAGE)
+
+        def launch(program: BotProgram, limits: Limits) -> BotProcess:
+            return launch_docker(program, limits, image=image, runtime=None)
+
+        prefix = ["docker", "run", "-i", "--rm", "--network", "none", image]
+        # The docker client needs the environment (DOCKER_HOST and such).
+        found.append(Path_("docker", prefix, "python3", launch, env=None))
+    return found
+
+
+def run(rounds: int, starts: int) -> str:
+    limits = Limits()
+    workdir = Path(tempfile.mkdtemp(prefix="onecard-bench-"))
+    quick_file = workdir / "quick.py"
+    quick_file.write_text(QUICK_BOT)
+    quick = BotProgram("quick", quick_file)
+
+    decisions: list[str] = []
+    start_ups: list[str] = []
+    for path in paths(limits):
+        echo = [*path.prefix, path.python, "-I", "-S", "-c", ECHO]
+        same_bot = [*path.prefix, path.python, "-I", "-S", "-c", QUICK_BOT]
+        for label, payload in (("small", SMALL), ("1 KB", KILOBYTE)):
+            line = (payload + "\n").encode()
+            echo_us = raw_echo_us(echo, line, rounds, path.env)
+            bare_us = raw_echo_us(same_bot, line, rounds, path.env)
+            ours_us = sandbox_us(path.launch(quick, limits), line, rounds)
+            decisions.append(
+                f"| {path.name}, {label} line | {echo_us:.0f} µs | {bare_us:.0f} µs "
+                f"| {ours_us:.0f} µs | {ours_us / bare_us:.2f}x |"
+            )
+        nothing = [*[a for a in path.prefix if a != "-i"], path.python, "-I", "-S", "-c", "pass"]
+        pass_ms = median(partial(run_ms, nothing, path.env), starts)
+        bare_ms = median(partial(first_reply_ms, same_bot, path.env), starts)
+        ours_ms = median(partial(sandbox_start_ms, partial(path.launch, quick, limits)), starts)
+        start_ups.append(
+            f"| {path.name} | {pass_ms:.0f} ms | {bare_ms:.0f} ms | {ours_ms:.0f} ms "
+            f"| {ours_ms / bare_ms:.2f}x |"
+        )
+
+    lines = [
+        f"`.venv/bin/python benchmarks/sandbox.py --rounds {rounds} --starts {starts}`",
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {sys.version.split()[0]}).",
+        "",
+        "Per decision, one JSON line to the bot and one back. *Echo* is a Python process",
+        "that echoes lines (the physical limit of the path); *bare bot* is the same bot",
+        "as the sandbox runs, behind the same bare path (a plain pipe, bare `bwrap`, bare",
+        "`docker run -i`) with no sandbox code; *sandbox* is `BotProcess.exchange` plus",
+        "reply parsing (deadline, line and budget checks, hostile-JSON checks). The bot",
+        "parses each message and answers at once. Ratio: sandbox / bare bot.",
+        "",
+        "| path | echo | bare bot | sandbox | ratio |",
+        "|---|---|---|---|---|",
+        *decisions,
+        "",
+        f"Start-up of one bot, median of {starts}: `-c pass` is the bare tool running",
+        "`python3 -I -S -c pass` to its exit; *bare bot* and *sandbox* run until the bot's",
+        "reply to a `start` line (the bot imports json first). Ratio: sandbox / bare bot.",
+        "",
+        "| backend | `-c pass` | bare bot | sandbox | ratio |",
+        "|---|---|---|---|---|",
+        *start_ups,
+    ]
+    return "\n".join(lines)
+
+
+def write_section(text: str) -> None:
+    path = ROOT / "docs" / "benchmarks.md"
+    document = path.read_text()
+    pattern = re.compile(r"(## Sandbox\n\n)(.*?)(?=\n## |\Z)", re.S)
+    if not pattern.search(document):
+        raise SystemExit("docs/benchmarks.md has no '## Sandbox' section")
+    path.write_text(pattern.sub(lambda m: m.group(1) + text + "\n", document, count=1))
+
+
+def main() -> None:
+    options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    options.add_argument("--rounds", type=int, default=1000)
+    options.add_argument("--starts", type=int, default=8)
+    options.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
+    args = options.parse_args()
+    text = run(args.rounds, args.starts)
+    print(text)
+    if args.write:
+        write_section(text)
+
+
+if __name__ == "__main__":
+    main()

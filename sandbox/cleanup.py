@@ -11,17 +11,15 @@ import contextlib
 import os
 import time
 from datetime import datetime
+from pathlib import Path
 from typing import Any
 
 import docker.errors
 
-from sandbox.backends.cgroups import LEAF_PREFIX, parent_dirs
+from sandbox.backends.cgroups import CGROUP_ROOT, LEAF_PREFIX, BotCgroup, parent_dirs
 from sandbox.backends.docker import docker_client
 from sandbox.errors import InfrastructureError
 from sandbox.labels import BOT_LABEL, EXPIRES_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, owner_host
-
-# An empty cgroup younger than this may be one a launch is about to fill.
-_CGROUP_GRACE_S = 10.0
 
 
 def _pid_alive(pid: int) -> bool:
@@ -69,25 +67,32 @@ def _remove_orphan_containers(older_than_s: float) -> int:
     return removed
 
 
-def _remove_empty_cgroups() -> int:
+def _cgroup_owner(leaf: Path) -> int | None:
+    """The worker pid in a group's name (`bot-<pid>-<random>`), if it has one."""
+    owner = leaf.name.removeprefix(LEAF_PREFIX).split("-", 1)[0]
+    return int(owner) if owner.isdigit() else None
+
+
+def _remove_orphan_cgroups() -> int:
+    """Groups whose worker is dead: kill whatever still runs in them, then remove them."""
     removed = 0
-    now = time.time()
     for parent in parent_dirs():
         for leaf in parent.glob(f"{LEAF_PREFIX}*"):
-            with contextlib.suppress(OSError):
-                if now - leaf.stat().st_mtime < _CGROUP_GRACE_S:
-                    continue
-                if (leaf / "cgroup.procs").read_text().strip():
-                    continue
-                leaf.rmdir()
-                removed += 1
+            owner = _cgroup_owner(leaf)
+            if owner is not None and _pid_alive(owner):
+                continue
+            group = BotCgroup([leaf], unified=parent.parent == CGROUP_ROOT)
+            group.kill_all()
+            group.remove()
+            removed += not leaf.exists()
     return removed
 
 
 def cleanup_orphans(*, older_than_s: float = 0) -> int:
-    """Remove our bot containers whose worker is gone or whose match cap has passed.
+    """Remove bot containers whose worker is gone or whose match cap has passed, and
+    bot cgroups (with anything still running in them) whose worker is gone.
 
     Only containers at least `older_than_s` old are considered. Returns how many
     containers and cgroups were removed.
     """
-    return _remove_orphan_containers(older_than_s) + _remove_empty_cgroups()
+    return _remove_orphan_containers(older_than_s) + _remove_orphan_cgroups()

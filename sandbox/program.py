@@ -10,8 +10,9 @@ from dataclasses import dataclass
 from pathlib import Path
 
 ENTRY = "main.py"
-# Code that large is not a One-card bot; the cap also bounds what we copy around.
+# Code that large is not a One-card bot; the caps also bound what we copy around.
 MAX_CODE_BYTES = 8 * 1024 * 1024
+MAX_CODE_FILES = 1000
 
 
 @dataclass(frozen=True)
@@ -60,6 +61,8 @@ class BotProgram:
                 path = Path(root, name)
                 if stat.S_ISREG(path.lstat().st_mode):
                     found.append((path.relative_to(self.path).as_posix(), path))
+                    if len(found) > MAX_CODE_FILES:
+                        raise ValueError(f"bot {self.name!r}: more than {MAX_CODE_FILES} files")
         return sorted(found)
 
     def archive(self) -> bytes:

@@ -139,8 +139,8 @@ class SandboxedBot:
         if self.process is None or self.process.closed:
             raise BotFault("crash", "the bot is not running")
         self._events_seen += len(message.get("events") or ())
-        time_ms = self.limits.first_start_ms if kind == "start" and self._fresh else None
-        time_ms = time_ms or self.limits.message_ms
+        fresh_start = kind == "start" and self._fresh
+        time_ms = self.limits.first_start_ms if fresh_start else self.limits.message_ms
         bank = 0.0 if kind == "end" else self._bank_ms
         payload = encode_message({**message, "time_ms": time_ms, "bank_ms": int(bank)})
         started = time.monotonic()

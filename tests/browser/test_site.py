@@ -1,0 +1,231 @@
+"""The site end to end in a real browser (issue 6): sign up, upload example bots and
+watch them qualify, the leaderboard, a match, a replay stepped with the keyboard
+and checked against the log, and a tournament whose progress reaches 100%."""
+
+from __future__ import annotations
+
+import json
+import re
+
+import pytest
+from django.urls import reverse
+
+import engine
+from arena.bots.models import BotVersion
+from arena.core.sandboxing import EXAMPLES_DIR
+from arena.matches.matchmaking import ladders_matchmake
+from arena.matches.models import Competition, Game, Match
+from arena.matches.selectors import game_log
+from arena.tournaments.models import Tournament
+from tests.arena.factories import KOREAN
+from tests.browser.conftest import screenshot
+from tests.support.worker import wait_for
+
+pytestmark = [pytest.mark.browser, pytest.mark.slow]
+
+PASSWORD = "a-long-unusual-passphrase-42"
+EXAMPLES = ("random", "greedy", "heuristic")
+
+SHOWN_STATE = """() => {
+  const byId = (id) => document.getElementById(id);
+  const number = (text) => (text === "" || text === undefined ? null : Number(text));
+  const codes = (hand) =>
+    Array.from(hand.querySelectorAll(".card[data-code]")).map((card) => card.dataset.code);
+  return {
+    frame: Number(byId("table").dataset.frame),
+    top: byId("top-card").querySelector(".card").dataset.code,
+    suit: byId("state-suit").dataset.suit || null,
+    attack: number(byId("state-attack").dataset.total),
+    direction: Number(byId("state-direction").dataset.direction),
+    to_act: number(byId("state-to-act").dataset.seat),
+    draw_pile: Number(byId("draw-pile").textContent),
+    hands: Array.from(document.querySelectorAll("[data-hand]")).map(codes),
+  };
+}"""
+
+
+def expected_state(frame: dict) -> dict:
+    return {
+        "frame": frame["index"],
+        "top": frame["top"],
+        "suit": frame["suit"],
+        "attack": frame["attack"]["total"] if frame["attack"] else None,
+        "direction": frame["direction"],
+        "to_act": frame["to_act"],
+        "draw_pile": frame["draw_pile"],
+        "hands": [hand or [] for hand in frame["hands"]],
+    }
+
+
+def ladder_competition() -> Competition:
+    """The default ladder; a flush by an earlier transactional test may have removed
+    the one the data migration made."""
+    competition, _ = Competition.objects.get_or_create(
+        slug="korean-2",
+        defaults={"name": "Korean, 2 seats", "ruleset": KOREAN, "seats": 2, "is_default": True},
+    )
+    Competition.objects.filter(pk=competition.pk).update(
+        games_per_match=2, ladder_enabled=True, is_default=True
+    )
+    Competition.objects.exclude(pk=competition.pk).update(ladder_enabled=False, is_default=False)
+    return competition
+
+
+def sign_up(page, base: str, username: str) -> None:
+    page.goto(base + reverse("web:signup"))
+    page.get_by_label("Username").fill(username)
+    page.get_by_label("Password", exact=True).fill(PASSWORD)
+    page.get_by_label("Password confirmation").fill(PASSWORD)
+    page.get_by_role("button", name="Sign up").click()
+    page.wait_for_url(re.compile(re.escape(reverse("web:bot-submit")) + "$"))
+
+
+def upload_example(page, base: str, *, name: str, example: str, shot: bool = False) -> None:
+    page.goto(base + reverse("web:bot-submit"))
+    page.get_by_label("Name").fill(name)
+    page.get_by_label("Code").set_input_files(str(EXAMPLES_DIR / f"{example}_bot.py"))
+    if shot:
+        screenshot(page, "submit")
+    page.get_by_role("button", name="Upload").click()
+    page.wait_for_url(re.compile(r"/my/versions/\d+/$"))
+
+
+def test_the_site_in_a_browser(site_url, celery_worker_process, page):
+    base = site_url
+    competition = ladder_competition()
+
+    # Sign up; a bad upload is refused next to its field.
+    sign_up(page, base, "player")
+    page.get_by_label("Name").fill("bad name!")
+    page.get_by_label("Code").set_input_files(
+        files=[{"name": "x.py", "mimeType": "text/x-python", "buffer": b"print(1)\n"}]
+    )
+    page.get_by_role("button", name="Upload").click()
+    assert page.locator("#id_name_errors").is_visible()
+
+    # Upload the example bots; the version page follows qualification live.
+    for i, example in enumerate(EXAMPLES):
+        upload_example(page, base, name=f"my-{example}", example=example, shot=i == 0)
+    status = page.locator("#version-status")
+    assert status.get_attribute("data-status") in {"pending", "qualifying", "active"}
+    page.wait_for_selector('#version-status[data-status="active"]', timeout=120_000)
+    assert "Passed" in status.inner_text()
+    screenshot(page, "version")
+    wait_for(
+        lambda: set(BotVersion.objects.values_list("status", flat=True)) == {"active"},
+        timeout=120,
+        what="every version to qualify",
+    )
+    page.goto(base + reverse("web:my-bots"))
+    assert page.locator("text=Download").count() == 3
+    screenshot(page, "my-bots")
+
+    # What beat's matchmaker does, until a few ladder matches are played.
+    def ladder_played():
+        ladders_matchmake()
+        done = Match.objects.filter(competition=competition, state=Match.State.DONE)
+        return done.count() >= 3
+
+    wait_for(ladder_played, timeout=180, interval=0.5, what="ladder matches")
+
+    # The leaderboard lists the bots; search narrows it.
+    page.goto(base + reverse("web:leaderboard"))
+    table = page.locator("#leaderboard")
+    for example in EXAMPLES:
+        assert table.get_by_role("link", name=f"my-{example}").count() == 1
+    screenshot(page, "leaderboard")
+    page.get_by_label("Search bots").fill("greedy")
+    page.get_by_role("button", name="Search").click()
+    assert table.locator("tbody tr").count() == 1
+    page.goto(base + reverse("web:home"))
+    screenshot(page, "home")
+
+    # The bot page with its rating chart, then one of its matches.
+    page.goto(base + reverse("web:bot-detail", args=["my-greedy"]))
+    assert page.locator("#rating-chart").is_visible()
+    screenshot(page, "bot")
+    match = Match.objects.filter(
+        competition=competition, state=Match.State.DONE, seats__bot__name="my-greedy"
+    ).first()
+    page.get_by_role("link", name=f"#{match.pk}", exact=True).first.click()
+    page.wait_for_url(re.compile(rf"/matches/{match.pk}/$"))
+    games = page.locator("#games tbody tr")
+    assert games.count() == match.games.count()
+    screenshot(page, "match")
+
+    # The replay: every state shown must be the log's.
+    game = Game.objects.filter(match=match).order_by("number").first()
+    frames = engine.replay_frames(game_log(game=game))
+    page.get_by_role("link", name="Watch game 1").click()
+    page.wait_for_url(re.compile(rf"/games/{game.pk}/replay/"))
+    page.wait_for_function("document.getElementById('table').dataset.frame === '0'")
+
+    def shown():
+        return page.evaluate(SHOWN_STATE)
+
+    assert shown() == expected_state(frames[0])
+    steps = min(12, len(frames) - 1)
+    for i in range(1, steps + 1):
+        page.keyboard.press("ArrowRight")
+        assert shown() == expected_state(frames[i]), f"frame {i}"
+    assert page.url.endswith(f"#frame={steps}")
+    page.keyboard.press("ArrowLeft")
+    assert shown() == expected_state(frames[steps - 1])
+    screenshot(page, "replay", full_page=False)
+    page.keyboard.press("End")
+    assert shown() == expected_state(frames[-1])
+    page.keyboard.press("Home")
+    assert shown() == expected_state(frames[0])
+    # Space plays, space pauses; the shown state is still a frame of the log.
+    page.keyboard.press("Space")
+    page.wait_for_function("Number(document.getElementById('table').dataset.frame) >= 2")
+    page.keyboard.press("Space")
+    paused = shown()
+    page.wait_for_timeout(1500)
+    assert shown() == paused
+    assert paused == expected_state(frames[paused["frame"]])
+
+    # A link to an exact moment opens there.
+    middle = len(frames) // 2
+    page.goto(base + reverse("web:game-replay", args=[game.pk]) + f"#frame={middle}")
+    page.wait_for_function(f"document.getElementById('table').dataset.frame === '{middle}'")
+    assert shown() == expected_state(frames[middle])
+
+    # One seat's view hides the other hands.
+    page.get_by_label("Show").select_option("0")
+    hands = shown()["hands"]
+    assert hands[0] == (frames[middle]["hands"][0] or [])
+    assert hands[1] == []
+    assert page.locator('[data-hand="1"] .card--back').count() == len(
+        frames[middle]["hands"][1] or []
+    )
+
+    # The log downloads as JSON, and it is the game's (this user owns every bot).
+    with page.expect_download() as download:
+        page.get_by_role("link", name="Download the log (JSON)").click()
+    assert json.loads(download.value.path().read_text()) == game_log(game=game)
+
+    # A small tournament between the user's bots; progress reaches 100%.
+    page.goto(base + reverse("web:tournament-new"))
+    page.get_by_label("Name").fill("Browser cup")
+    page.get_by_label("Format").select_option("round_robin")
+    page.get_by_label("Table size").fill("2")
+    page.get_by_label("Games per match").fill("2")
+    for example in EXAMPLES:
+        page.get_by_label(f"my-{example}").check()
+    screenshot(page, "tournament-new")
+    page.get_by_role("button", name="Create the tournament").click()
+    page.wait_for_url(re.compile(r"/tournaments/\d+/$"))
+    page.wait_for_selector('#tournament-state[data-state="done"]', timeout=180_000)
+    bar = page.get_by_role("progressbar")
+    assert bar.get_attribute("aria-valuenow") == "100"
+    assert page.locator("#progress-label").inner_text() == "3 of 3 matches finished"
+    assert page.locator("#standings tbody tr").count() == 3
+    assert page.locator("#crosstable").is_visible()
+    assert Tournament.objects.get().state == Tournament.State.DONE
+    screenshot(page, "tournament")
+
+    page.goto(base + reverse("web:tournament-list"))
+    screenshot(page, "tournaments")
+    page.goto(base + reverse("web:profile"))
+    assert "Authorization: Token" in page.locator("#curl-line").inner_text()

@@ -13,6 +13,7 @@ from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.bots.models import Bot, BotVersion
 from arena.bots.services import bot_version_upload
+from arena.bots.storage import PrivateFileSystemStorage
 from arena.bots.uploads import UploadLimits, UploadRejected, extract_zip, inspect_upload
 from tests.arena.factories import DRAW_BOT_SOURCE, UserFactory
 
@@ -204,11 +205,14 @@ def test_extract_refuses_escaping_archive(tmp_path: Path):
 
 
 @pytest.fixture
-def stored_files(settings):
-    root = Path(settings.STORAGES["bot_code"]["OPTIONS"]["location"])
+def stored_files(tmp_path, monkeypatch):
+    """Bot code goes to a folder of this test's own, listed by the returned callable."""
+    monkeypatch.setattr(
+        BotVersion._meta.get_field("code"), "storage", PrivateFileSystemStorage(location=tmp_path)
+    )
 
     def listing() -> set[Path]:
-        return set(root.rglob("*")) if root.exists() else set()
+        return set(tmp_path.rglob("*"))
 
     return listing
 
@@ -229,6 +233,9 @@ def test_bad_upload_stores_nothing(stored_files, django_capture_on_commit_callba
     assert not BotVersion.objects.exists()
     assert stored_files() == before
     assert callbacks == []
+    # The same upload, fixed, is stored: the listing does see stored files.
+    bot_version_upload(user=user, name="fixed", upload=SimpleUploadedFile("bot.py", b"x = 1\n"))
+    assert len(stored_files() - before) >= 1
 
 
 @pytest.mark.django_db

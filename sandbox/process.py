@@ -1,6 +1,6 @@
 """A running bot, whatever isolates it: write a message, read one line back.
 
-Backends supply the raw byte movement (`_recv`, `_send`) and the teardown; this
+Backends supply the raw byte movement (`_recv`, `_write_some`) and the teardown; this
 class owns what every backend must judge the same way: deadlines, the 64 KiB
 line, the stdout budget of a game, lines nobody asked for, and what a dead
 process means (`crash`, or `limit` when it died of a resource limit).
@@ -52,8 +52,12 @@ class BotProcess(ABC):
         """Stdout bytes: None if nothing came within `timeout_s`, b'' at end of stream."""
 
     @abstractmethod
-    def _send(self, data: bytes, deadline: float) -> bool:
-        """Write all of `data` before `deadline`; False if the bot stopped reading."""
+    def _write_some(self, data: memoryview) -> int | None:
+        """Write what fits now without blocking: bytes written, None if the bot is gone."""
+
+    @abstractmethod
+    def _wait_writable(self, timeout_s: float) -> None:
+        """Block until the bot's input has room again, or `timeout_s` passed."""
 
     @abstractmethod
     def _close_stdin(self) -> None: ...
@@ -122,6 +126,22 @@ class BotProcess(ABC):
         if self._stdout_used > self.limits.stdout_bytes_per_game:
             raise BotFault("limit", "stdout budget of the game exceeded")
         self._buffer += data
+
+    def _send(self, data: bytes, deadline: float) -> bool:
+        """Write all of `data`; False if the bot is gone. A bot that stops reading its
+        input only stalls itself, until the deadline: then it is a `timeout`."""
+        view = memoryview(data)
+        while view:
+            written = self._write_some(view)
+            if written is None:
+                return False
+            view = view[written:]
+            if view:
+                remaining = deadline - time.monotonic()
+                if remaining <= 0:
+                    raise BotFault("timeout", "the bot stopped reading its input")
+                self._wait_writable(remaining)
+        return True
 
     def stderr_lines(self, *, flush_partial: bool = False) -> list[str]:
         """Stderr lines written since the last call, including any just written."""

@@ -25,7 +25,6 @@ import docker
 import docker.errors
 from docker.types import Mount, Ulimit
 
-from engine.errors import BotFault
 from sandbox.bootstrap import EXIT_MEMORY, python_argv
 from sandbox.errors import InfrastructureError
 from sandbox.labels import container_labels
@@ -260,22 +259,16 @@ class ContainerProcess(BotProcess):
                 if remaining <= 0 and not stream.stdout and not stream.ended:
                     return None
 
-    def _send(self, data: bytes, deadline: float) -> bool:
-        view = memoryview(data)
-        while view:
-            try:
-                sent = self._socket.send(view)
-            except BlockingIOError:
-                sent = 0
-            except OSError:
-                return False
-            view = view[sent:]
-            if view:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise BotFault("timeout", "the bot stopped reading its input")
-                self._poll_in.poll(int(remaining * 1000) + 1)
-        return True
+    def _write_some(self, data: memoryview) -> int | None:
+        try:
+            return self._socket.send(data)
+        except BlockingIOError:
+            return 0
+        except OSError:
+            return None
+
+    def _wait_writable(self, timeout_s: float) -> None:
+        self._poll_in.poll(int(timeout_s * 1000) + 1)
 
     def _close_stdin(self) -> None:
         with contextlib.suppress(OSError):

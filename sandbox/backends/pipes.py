@@ -8,11 +8,9 @@ import resource
 import select
 import signal
 import subprocess
-import time
 from collections.abc import Callable, Sequence
 from functools import partial
 
-from engine.errors import BotFault
 from sandbox.backends.cgroups import BotCgroup
 from sandbox.bootstrap import EXIT_MEMORY
 from sandbox.limits import Limits
@@ -65,12 +63,10 @@ class PipeProcess(BotProcess):
         backend: str,
         cgroup: BotCgroup | None = None,
         cwd: str | None = None,
-        on_teardown: Callable[[], None] | None = None,
     ) -> None:
         super().__init__(limits)
         self.backend = backend
         self.cgroup = cgroup
-        self._on_teardown = on_teardown
         self._torn_down = False
         try:
             self.popen = subprocess.Popen(
@@ -116,23 +112,16 @@ class PipeProcess(BotProcess):
         except BlockingIOError:
             return None
 
-    def _send(self, data: bytes, deadline: float) -> bool:
-        view = memoryview(data)
-        while view:
-            try:
-                written = os.write(self._stdin_fd, view)
-            except BlockingIOError:
-                written = 0
-            except (BrokenPipeError, ValueError, OSError):
-                return False
-            view = view[written:]
-            if view:
-                # A bot that stops reading its stdin only stalls itself, until the deadline.
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise BotFault("timeout", "the bot stopped reading its input")
-                self._poll_in.poll(int(remaining * 1000) + 1)
-        return True
+    def _write_some(self, data: memoryview) -> int | None:
+        try:
+            return os.write(self._stdin_fd, data)
+        except BlockingIOError:
+            return 0
+        except OSError:  # BrokenPipeError above all: the bot is gone
+            return None
+
+    def _wait_writable(self, timeout_s: float) -> None:
+        self._poll_in.poll(int(timeout_s * 1000) + 1)
 
     def _close_stdin(self) -> None:
         assert self.popen.stdin
@@ -181,5 +170,3 @@ class PipeProcess(BotProcess):
         if self.cgroup is not None:
             self.cgroup.kill_all()
             self.cgroup.remove()
-        if self._on_teardown is not None:
-            self._on_teardown()

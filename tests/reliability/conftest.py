@@ -1,0 +1,1 @@
+from tests.reliability.infra import workers  # noqa: F401  (fixture)

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 import shutil
 from collections.abc import Iterator
 from pathlib import Path
@@ -20,20 +19,21 @@ CHROMIUM_ARGS = [
 ]
 SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
-# Playwright's sync API keeps an asyncio loop in this thread; Django would take the
-# ORM calls the test makes between browser steps for calls from async code.
-os.environ.setdefault("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
 
-
-@pytest.fixture(scope="session")
+@pytest.fixture(scope="module")
 def chromium():
+    """One browser per module: Playwright's loop must be gone before other tests run."""
     if not CHROMIUM.exists() or shutil.which(str(CHROMIUM)) is None:
         pytest.skip("Debian's chromium is not installed (apt-get install chromium)")
     try:
         from playwright.sync_api import sync_playwright
     except ImportError:
         pytest.skip("playwright is not installed (pip install -e '.[test]')")
-    with sync_playwright() as playwright:
+    # Playwright's sync API keeps an asyncio loop in this thread while the browser
+    # lives; Django would take every ORM call made meanwhile (the test's own, the
+    # database fixtures') for a call from async code.
+    with pytest.MonkeyPatch.context() as patch, sync_playwright() as playwright:
+        patch.setenv("DJANGO_ALLOW_ASYNC_UNSAFE", "true")
         browser = playwright.chromium.launch(executable_path=str(CHROMIUM), args=CHROMIUM_ARGS)
         try:
             yield browser

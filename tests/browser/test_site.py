@@ -24,7 +24,21 @@ from tests.support.worker import wait_for
 pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PASSWORD = "a-long-unusual-passphrase-42"
-EXAMPLES = ("random", "greedy", "heuristic")
+EXAMPLES = ("greedy", "heuristic")
+# A bot that explains itself on stderr, which only its owner sees in the replays.
+CHATTY_BOT = b"""import json, sys
+for line in sys.stdin:
+    message = json.loads(line)
+    reply = {}
+    if message["type"] == "turn":
+        print(f"turn {message['turn']}: legal {message['legal']}", file=sys.stderr, flush=True)
+        legal = message["legal"]
+        reply = {"action": "play", "card": legal[0], "suit": "S"} if legal else {"action": "draw"}
+    elif message["type"] == "catch":
+        reply = {"action": "pass"}
+    print(json.dumps(reply), flush=True)
+"""
+BOTS = ("my-greedy", "my-heuristic", "my-chatty")
 
 SHOWN_STATE = """() => {
   const byId = (id) => document.getElementById(id);
@@ -80,10 +94,12 @@ def sign_up(page, base: str, username: str) -> None:
     page.wait_for_url(re.compile(re.escape(reverse("web:bot-submit")) + "$"))
 
 
-def upload_example(page, base: str, *, name: str, example: str, shot: bool = False) -> None:
+def upload(page, base: str, *, name: str, code: bytes, shot: bool = False) -> None:
     page.goto(base + reverse("web:bot-submit"))
     page.get_by_label("Name").fill(name)
-    page.get_by_label("Code").set_input_files(str(EXAMPLES_DIR / f"{example}_bot.py"))
+    page.get_by_label("Code").set_input_files(
+        files=[{"name": f"{name}.py", "mimeType": "text/x-python", "buffer": code}]
+    )
     if shot:
         screenshot(page, "submit")
     page.get_by_role("button", name="Upload").click()
@@ -105,7 +121,9 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
 
     # Upload the example bots; the version page follows qualification live.
     for i, example in enumerate(EXAMPLES):
-        upload_example(page, base, name=f"my-{example}", example=example, shot=i == 0)
+        code = (EXAMPLES_DIR / f"{example}_bot.py").read_bytes()
+        upload(page, base, name=f"my-{example}", code=code, shot=i == 0)
+    upload(page, base, name="my-chatty", code=CHATTY_BOT)
     status = page.locator("#version-status")
     assert status.get_attribute("data-status") in {"pending", "qualifying", "active"}
     page.wait_for_selector('#version-status[data-status="active"]', timeout=120_000)
@@ -124,15 +142,15 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     def ladder_played():
         ladders_matchmake()
         done = Match.objects.filter(competition=competition, state=Match.State.DONE)
-        return done.count() >= 3
+        return done.count() >= 3 and done.filter(seats__bot__name="my-chatty").exists()
 
     wait_for(ladder_played, timeout=180, interval=0.5, what="ladder matches")
 
     # The leaderboard lists the bots; search narrows it.
     page.goto(base + reverse("web:leaderboard"))
     table = page.locator("#leaderboard")
-    for example in EXAMPLES:
-        assert table.get_by_role("link", name=f"my-{example}").count() == 1
+    for name in BOTS:
+        assert table.get_by_role("link", name=name).count() == 1
     screenshot(page, "leaderboard")
     page.get_by_label("Search bots").fill("greedy")
     page.get_by_role("button", name="Search").click()
@@ -141,11 +159,11 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     screenshot(page, "home")
 
     # The bot page with its rating chart, then one of its matches.
-    page.goto(base + reverse("web:bot-detail", args=["my-greedy"]))
+    page.goto(base + reverse("web:bot-detail", args=["my-chatty"]))
     assert page.locator("#rating-chart").is_visible()
     screenshot(page, "bot")
     match = Match.objects.filter(
-        competition=competition, state=Match.State.DONE, seats__bot__name="my-greedy"
+        competition=competition, state=Match.State.DONE, seats__bot__name="my-chatty"
     ).first()
     page.get_by_role("link", name=f"#{match.pk}", exact=True).first.click()
     page.wait_for_url(re.compile(rf"/matches/{match.pk}/$"))
@@ -171,7 +189,6 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     assert page.url.endswith(f"#frame={steps}")
     page.keyboard.press("ArrowLeft")
     assert shown() == expected_state(frames[steps - 1])
-    screenshot(page, "replay", full_page=False)
     page.keyboard.press("End")
     assert shown() == expected_state(frames[-1])
     page.keyboard.press("Home")
@@ -191,13 +208,36 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     page.wait_for_function(f"document.getElementById('table').dataset.frame === '{middle}'")
     assert shown() == expected_state(frames[middle])
 
+    # The owner sees the bot's stderr beside the decision it was written for.
+    log = game_log(game=game)
+    seat = game.seating.index(match.seats.get(bot__name="my-chatty").index)
+    events = log["events"]
+    decisions = [
+        entry
+        for entry in log["stderr"][seat]
+        if entry["event"] < len(events) and events[entry["event"]].get("seat") == seat
+    ]
+    assert decisions, log["stderr"][seat]
+    moment = decisions[min(2, len(decisions) - 1)]
+    page.goto(base + reverse("web:game-replay", args=[game.pk]) + f"#frame={moment['event'] + 1}")
+    page.wait_for_function(
+        f"document.getElementById('table').dataset.frame === '{moment['event'] + 1}'"
+    )
+    beside = page.locator(f'.seat[data-seat="{seat}"] .log-lines')
+    assert moment["lines"][0] in beside.inner_text()
+    assert page.locator("#bot-output").is_visible()
+    screenshot(page, "replay", full_page=False)
+    page.set_viewport_size({"width": 390, "height": 844})
+    screenshot(page, "replay-phone")
+    page.set_viewport_size({"width": 1280, "height": 900})
+
     # One seat's view hides the other hands.
     page.get_by_label("Show").select_option("0")
-    hands = shown()["hands"]
-    assert hands[0] == (frames[middle]["hands"][0] or [])
-    assert hands[1] == []
+    now = shown()
+    assert now["hands"][0] == (frames[now["frame"]]["hands"][0] or [])
+    assert now["hands"][1] == []
     assert page.locator('[data-hand="1"] .card--back').count() == len(
-        frames[middle]["hands"][1] or []
+        frames[now["frame"]]["hands"][1] or []
     )
 
     # The log downloads as JSON, and it is the game's (this user owns every bot).
@@ -211,8 +251,8 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     page.get_by_label("Format").select_option("round_robin")
     page.get_by_label("Table size").fill("2")
     page.get_by_label("Games per match").fill("2")
-    for example in EXAMPLES:
-        page.get_by_label(f"my-{example}").check()
+    for name in BOTS:
+        page.get_by_label(name).check()
     screenshot(page, "tournament-new")
     page.get_by_role("button", name="Create the tournament").click()
     page.wait_for_url(re.compile(r"/tournaments/\d+/$"))

@@ -168,7 +168,8 @@
         entry.lines.forEach(function (line) {
           var li = el("li");
           li.dataset.event = entry.event;
-          var meta = el("span", "meta", "#" + entry.event + (entry.kind === "debug" ? " debug " : " "));
+          // Numbered like the event list: the decision that event #n records.
+          var meta = el("span", "meta", "#" + (entry.event + 1) + (entry.kind === "debug" ? " debug " : " "));
           li.appendChild(meta);
           li.appendChild(document.createTextNode(line));
           list.appendChild(li);

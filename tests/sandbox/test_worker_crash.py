@@ -55,6 +55,9 @@ def test_nothing_of_a_killed_workers_bots_survives_cleanup(backend: str, tmp_pat
     )
     assert worker.stdout is not None
     started = json.loads(worker.stdout.readline())
+    appeared = time.monotonic() + 5
+    while not processes_with(marker) and time.monotonic() < appeared:
+        time.sleep(0.02)  # the daemon is exec'd after the bot has replied
     assert processes_with(marker), "the bot's daemon should be running"
     worker.send_signal(signal.SIGKILL)
     worker.wait()  # reaped, so its pid is dead for the clean-up too

@@ -10,10 +10,10 @@ from django.utils import timezone
 
 import engine
 from arena.matches.logs import game_summary, log_compress
-from arena.matches.models import Game
+from arena.matches.models import Competition, Game
 from arena.ratings.services import ratings_apply_game
 from engine.builtin import builtin_bots
-from tests.arena.factories import UserFactory, match_with_seats
+from tests.arena.factories import KOREAN, UserFactory, match_with_seats
 
 
 @pytest.fixture
@@ -89,3 +89,14 @@ def played_match(versions, *, seed: int = 7, games: int = 2, rated: bool = True,
     match.finished_at = timezone.now()
     match.save(update_fields=["finished_at"])
     return match
+
+
+@pytest.fixture(autouse=True)
+def default_ladder(db):
+    """The default competition the data migration creates; made again if a
+    transactional test earlier in the session flushed it."""
+    competition, _ = Competition.objects.get_or_create(
+        is_default=True,
+        defaults={"slug": "korean-2", "name": "Korean, 2 seats", "ruleset": KOREAN, "seats": 2},
+    )
+    return competition

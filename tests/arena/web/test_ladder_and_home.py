@@ -106,3 +106,16 @@ def test_leaderboard_pages(client, db, django_assert_max_num_queries):
 
 def test_unknown_competition_is_404(client, db):
     assert client.get(reverse("web:competition-leaderboard", args=["nope"])).status_code == 404
+
+
+def test_bot_page_query_count_does_not_grow_with_history(
+    client, ladder, django_assert_max_num_queries
+):
+    for i in range(6):
+        played_match([ladder[0], ladder[1 + i % 3]], seed=60 + i)
+    with django_assert_max_num_queries(15):
+        response = client.get(reverse("web:bot-detail", args=["ant"]))
+    html = response.content.decode()
+    assert 'id="rating-chart"' in html
+    assert len(response.context["opponents"]) == 3
+    assert len(response.context["recent"]) == 8

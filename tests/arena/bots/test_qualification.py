@@ -14,7 +14,12 @@ from arena.bots.services import (
 )
 from arena.settings.env import REPO_ROOT
 from sandbox.errors import InfrastructureError
-from tests.arena.factories import ActiveBotVersionFactory, BotVersionFactory, UserFactory
+from tests.arena.factories import (
+    DRAW_BOT_SOURCE,
+    ActiveBotVersionFactory,
+    BotVersionFactory,
+    UserFactory,
+)
 
 pytestmark = pytest.mark.django_db
 
@@ -106,3 +111,41 @@ def test_a_run_that_never_finishes_fails_after_a_few_attempts():
     version.refresh_from_db()
     assert version.status == BotVersion.Status.FAILED
     assert "did not finish" in version.status_reason
+
+
+@pytest.mark.bwrap
+def test_qualification_in_bubblewrap_refuses_a_bot_that_reads_host_files(settings):
+    """With a real sandbox, an upload cannot see the host: reading the site's own
+    settings module fails, and the bot faults."""
+    from sandbox.backends.bwrap import bwrap_path
+
+    if bwrap_path() is None:
+        pytest.skip("bubblewrap is not installed (CI installs it in .ci/steps/10-bwrap.sh)")
+    settings.ARENA_SANDBOX_BACKEND = "bwrap"
+    settings.ARENA_ALLOW_UNSANDBOXED = False
+    snoop = f"open({str(REPO_ROOT / 'platform/arena/settings/base.py')!r}).read()\n".encode()
+    good = upload(
+        UserFactory(), "boxed-random", (REPO_ROOT / "bots_examples/random_bot.py").read_bytes()
+    )
+    nosy = upload(UserFactory(), "nosy", snoop + DRAW_BOT_SOURCE)
+
+    bot_version_qualify(version_id=good.pk)
+    bot_version_qualify(version_id=nosy.pk)
+
+    good.refresh_from_db()
+    nosy.refresh_from_db()
+    assert good.status == BotVersion.Status.ACTIVE, good.qualification
+    assert good.qualification["backend"] == "bwrap"
+    assert nosy.status == BotVersion.Status.FAILED
+    stderr = "\n".join(line for game in nosy.qualification["games"] for line in game["stderr"])
+    assert "FileNotFoundError" in stderr or "PermissionError" in stderr
+
+
+def test_uploaded_bots_never_run_unsandboxed_unless_allowed(settings):
+    settings.ARENA_SANDBOX_BACKEND = "subprocess"
+    settings.ARENA_ALLOW_UNSANDBOXED = False
+    version = upload(UserFactory(), "refused", b"x = 1\n")
+    with pytest.raises(InfrastructureError):
+        bot_version_qualify(version_id=version.pk)
+    version.refresh_from_db()
+    assert version.status == BotVersion.Status.PENDING

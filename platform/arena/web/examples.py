@@ -2,43 +2,48 @@
 
 from __future__ import annotations
 
+import ast
 from dataclasses import dataclass
 from pathlib import Path
 
 from django.conf import settings
 
 EXAMPLES_DIR = Path(settings.BASE_DIR) / "bots_examples"
-
-# What each example teaches; an example without a line here is still offered.
-BLURBS = {
-    "random_bot": "plays a random legal card, or draws: the smallest complete bot.",
-    "greedy_bot": "sheds its biggest attack cards first and counters whenever it can.",
-    "heuristic_bot": "weighs suits, keeps shields for attacks and calls One Card.",
-}
+# Simplest first; an example not named here comes after these.
+ORDER = ("random_bot", "greedy_bot", "heuristic_bot")
 
 
 @dataclass(frozen=True)
 class ExampleBot:
     name: str  # file stem, e.g. "random_bot"
     path: Path
-    blurb: str
+    blurb: str  # the first paragraph of the module's docstring
 
     @property
     def filename(self) -> str:
         return f"{self.name}.py"
 
 
+def _blurb(path: Path) -> str:
+    # The example's own docstring describes it, so the home page never goes stale.
+    try:
+        docstring = ast.get_docstring(ast.parse(path.read_text(encoding="utf-8"))) or ""
+    except (SyntaxError, UnicodeDecodeError, OSError):
+        return ""
+    return " ".join(docstring.split("\n\n")[0].split())
+
+
 def example_bots() -> list[ExampleBot]:
-    """Every stand-alone example, simplest first."""
     if not EXAMPLES_DIR.is_dir():
         return []
-    order = list(BLURBS)
     found = [
-        ExampleBot(name=path.stem, path=path, blurb=BLURBS.get(path.stem, ""))
+        ExampleBot(name=path.stem, path=path, blurb=_blurb(path))
         for path in EXAMPLES_DIR.glob("*_bot.py")
         if path.is_file()
     ]
-    return sorted(found, key=lambda e: (order.index(e.name) if e.name in order else 99, e.name))
+    return sorted(
+        found, key=lambda e: (ORDER.index(e.name) if e.name in ORDER else len(ORDER), e.name)
+    )
 
 
 def example_bot_get(*, name: str) -> ExampleBot | None:

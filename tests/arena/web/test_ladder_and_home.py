@@ -6,6 +6,7 @@ import pytest
 from django.urls import reverse
 
 from arena.ratings.models import Rating
+from arena.web.examples import example_bots
 from tests.arena.factories import ActiveBotVersionFactory, BotFactory, match_with_seats
 from tests.arena.web.conftest import played_match
 
@@ -119,3 +120,10 @@ def test_bot_page_query_count_does_not_grow_with_history(
     assert 'id="rating-chart"' in html
     assert len(response.context["opponents"]) == 3
     assert len(response.context["recent"]) == 8
+
+
+def test_examples_are_described_by_their_docstrings(db):
+    examples = example_bots()
+    assert [e.name for e in examples][:3] == ["random_bot", "greedy_bot", "heuristic_bot"]
+    assert all(e.blurb for e in examples)
+    assert "\n" not in examples[0].blurb

@@ -26,7 +26,11 @@ class Rating(models.Model):
         constraints = [
             models.UniqueConstraint(fields=["bot", "competition"], name="rating_bot_competition"),
         ]
-        indexes = [models.Index(fields=["competition", "-elo"])]
+        indexes = [
+            # The leaderboard's rank order with its tie-break: pages come straight
+            # off this index, in either direction, and ranks are counts over it.
+            models.Index(fields=["competition", "-elo", "bot"], name="rating_leaderboard_order"),
+        ]
 
     def __str__(self) -> str:
         return f"{self.bot} in {self.competition}: {self.elo:.0f}"

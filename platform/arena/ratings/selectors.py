@@ -1,8 +1,9 @@
 """Reads of the ladders: the leaderboard, one bot's rating history, head to head.
 
-The leaderboard is read a page at a time: one query for the page (served by the
-(competition, -elo) index when ordered by rank) and one that ranks the page's bots
-against the whole competition, so that a search keeps each bot's real rank.
+The leaderboard is read a page at a time: a narrow query picks the page (served by
+the (competition, -elo, bot) index in rank order), then small queries read the
+page's details and rank its bots against the whole competition, so that a search
+keeps each bot's real rank.
 """
 
 from __future__ import annotations
@@ -12,7 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
-from django.db.models import Count, Exists, F, FloatField, OuterRef, Q, QuerySet
+from django.db import connection
+from django.db.models import F, FloatField, QuerySet
 from django.db.models.functions import Cast
 
 from arena.bots.models import Bot, BotVersion
@@ -65,20 +67,24 @@ class LeaderboardRow:
 def leaderboard_queryset(
     *, competition: Competition, search: str = "", ordering: str = "rank"
 ) -> QuerySet[Rating]:
-    """The competition's ratings, filtered by bot name and ordered (no rank yet:
-    `leaderboard_rows` ranks a page against the whole competition)."""
+    """The competition's ratings, filtered by bot name and ordered: a narrow query
+    meant to be sliced into pages and passed to `leaderboard_rows`.
+
+    It reads only the columns that order a page, so that sorting the whole
+    competition stays in memory and the rank order is read straight off the
+    (competition, -elo, bot) index; `leaderboard_rows` fetches the rest of a page.
+    """
     if ordering not in LEADERBOARD_ORDERINGS:
         raise LeaderboardOrderingError(
             f"unknown ordering {ordering!r}; one of {', '.join(LEADERBOARD_ORDERINGS)}"
         )
-    ratings = (
-        Rating.objects.filter(competition=competition)
-        .select_related("bot__owner")
-        .annotate(
-            win_rate=Cast("wins", FloatField()) / Cast("games", FloatField()),
-            active=Exists(BotVersion.objects.filter(bot_id=OuterRef("bot_id"), status="active")),
-        )
+    ratings = Rating.objects.filter(competition=competition).only(
+        "pk", "bot_id", "competition_id", "elo", "games", "wins", "last_played_at"
     )
+    if ordering in ("win_rate", "-win_rate"):
+        ratings = ratings.annotate(
+            win_rate=Cast("wins", FloatField()) / Cast("games", FloatField())
+        )
     if search:
         ratings = ratings.filter(bot__name__icontains=search)
     return ratings.order_by(*LEADERBOARD_ORDERINGS[ordering])
@@ -86,23 +92,54 @@ def leaderboard_queryset(
 
 def competition_ranks(*, competition: Competition, elos: list[float]) -> dict[float, int]:
     """The rank of each Elo value in the whole competition: 1 + the number of bots
-    rated strictly higher (equal ratings share a rank). One query for a page."""
-    distinct = sorted(set(elos))
-    if not distinct:
+    rated strictly higher (equal ratings share a rank).
+
+    A rank depends only on the ratings above it, so the window runs over the
+    ratings from the lowest of `elos` up: an index range of about (page offset +
+    page size) entries. Raw SQL because the ORM would apply the final `= ANY`
+    before the window instead of after it. Runs on SQLite too.
+    """
+    if not elos:
         return {}
-    counts = Rating.objects.filter(competition=competition).aggregate(
-        **{f"above_{i}": Count("pk", filter=Q(elo__gt=value)) for i, value in enumerate(distinct)}
-    )
-    return {value: 1 + counts[f"above_{i}"] for i, value in enumerate(distinct)}
+    table = connection.ops.quote_name(Rating._meta.db_table)
+    distinct = sorted(set(elos))
+    placeholders = ", ".join(["%s"] * len(distinct))
+    sql = f"""
+        SELECT elo, place FROM (
+            SELECT elo, RANK() OVER (ORDER BY elo DESC) AS place
+            FROM {table} WHERE competition_id = %s AND elo >= %s
+        ) ranked
+        WHERE elo IN ({placeholders})
+    """  # noqa: S608  (the table name is ours, the values are parameters)
+    with connection.cursor() as cursor:
+        cursor.execute(sql, [competition.pk, distinct[0], *distinct])
+        return {float(value): int(place) for value, place in cursor.fetchall()}
 
 
 def leaderboard_rows(*, competition: Competition, ratings: list[Rating]) -> list[LeaderboardRow]:
-    """Rows for ratings read through `leaderboard_queryset`."""
-    ranks = competition_ranks(competition=competition, elos=[r.elo for r in ratings])
-    return [leaderboard_row(rating, rank=ranks[rating.elo]) for rating in ratings]
+    """Rows for a page read through `leaderboard_queryset`, in the page's order:
+    three small queries (the page's ratings with bot and owner, which of their bots
+    have an active version, and the ranks)."""
+    ids = [rating.pk for rating in ratings]
+    if not ids:
+        return []
+    details = Rating.objects.filter(pk__in=ids).select_related("bot__owner").in_bulk()
+    active = set(
+        BotVersion.objects.filter(
+            bot_id__in=[r.bot_id for r in details.values()], status=BotVersion.Status.ACTIVE
+        ).values_list("bot_id", flat=True)
+    )
+    ranks = competition_ranks(competition=competition, elos=[r.elo for r in details.values()])
+    return [
+        leaderboard_row(
+            details[pk], rank=ranks[details[pk].elo], active=details[pk].bot_id in active
+        )
+        for pk in ids
+        if pk in details
+    ]
 
 
-def leaderboard_row(rating: Rating, *, rank: int) -> LeaderboardRow:
+def leaderboard_row(rating: Rating, *, rank: int, active: bool) -> LeaderboardRow:
     interval = elo.confidence_interval(
         elo=rating.elo, games=rating.games, score=rating.score_fraction
     )
@@ -111,14 +148,14 @@ def leaderboard_row(rating: Rating, *, rank: int) -> LeaderboardRow:
         bot_id=rating.bot_id,
         bot_name=rating.bot.name,
         owner_name=rating.bot.owner.get_username(),
-        active=rating.active,  # type: ignore[attr-defined]
+        active=active,
         elo=rating.elo,
         interval_low=interval.low if interval else None,
         interval_high=interval.high if interval else None,
         provisional=elo.is_provisional(rating.games),
         games=rating.games,
         wins=rating.wins,
-        win_rate=rating.win_rate,  # type: ignore[attr-defined]
+        win_rate=rating.wins / rating.games if rating.games else 0.0,
         average_rank=rating.rank_sum / rating.games if rating.games else None,
         score=rating.score_fraction,
         last_played_at=rating.last_played_at,
@@ -134,7 +171,7 @@ def leaderboard_list(
     offset: int = 0,
     limit: int | None = 50,
 ) -> list[LeaderboardRow]:
-    """One page of the leaderboard (all of it with limit=None); two queries.
+    """One page of the leaderboard (all of it with limit=None); four queries.
 
     Every Rating row has at least one game: rows are created by the first rated
     game and the rebuild drops rows that no game supports.

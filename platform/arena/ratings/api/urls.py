@@ -1,3 +1,19 @@
 """REST API routes of the ratings app."""
 
-urlpatterns: list = []
+from django.urls import path
+
+from .views import HeadToHeadApi, LeaderboardApi, RatingHistoryApi
+
+urlpatterns = [
+    path("competitions/<slug:slug>/leaderboard/", LeaderboardApi.as_view(), name="api-leaderboard"),
+    path(
+        "competitions/<slug:slug>/bots/<str:name>/history/",
+        RatingHistoryApi.as_view(),
+        name="api-rating-history",
+    ),
+    path(
+        "competitions/<slug:slug>/bots/<str:name>/head-to-head/",
+        HeadToHeadApi.as_view(),
+        name="api-head-to-head",
+    ),
+]

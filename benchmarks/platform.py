@@ -1,0 +1,591 @@
+"""Platform benchmark (issue 5): the cost of the platform around a match, and the
+speed of the ladder's read queries on a large database.
+
+Part 1 plays the same matches twice, with the same bots, seeds and sandbox backend:
+once straight through `sandbox.run_match` (a pool of WORKERS processes), once end to
+end (matches created in PostgreSQL, queued on Redis, played by a Celery worker with
+WORKERS processes, results, logs and ratings written back), and prints matches per
+minute for each and their ratio.
+
+Part 2 seeds 10,000 bots and 1,000,000 games (COPY into PostgreSQL) and prints the
+median and p95 time of the leaderboard and match-history reads.
+
+Everything happens in its own database (default `arena_bench`, dropped and created
+again), its own Redis databases and its own queue, so it can run next to a site or
+a test run. Usage:
+
+    .venv/bin/python benchmarks/platform.py                 # both parts, full size
+    .venv/bin/python benchmarks/platform.py --matches 20 --bots 1000 --games 100000
+
+Needs PostgreSQL and Redis (BENCH_DATABASE_URL, BENCH_REDIS_URL) and a sandbox
+backend (--backend, bwrap by default).
+"""
+
+# ruff: noqa: E402  (sys.path must be fixed before anything imports `platform`)
+from __future__ import annotations
+
+import sys
+from pathlib import Path
+
+# This file is called platform.py: as a script, its folder would shadow the standard
+# library's `platform` module for everything imported after it (uuid, Django).
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+sys.path[:0] = [str(REPO), str(REPO / "platform")]
+
+import argparse
+import json
+import multiprocessing
+import os
+import random
+import statistics
+import subprocess
+import time
+import zlib
+from collections.abc import Callable, Iterable, Iterator
+from datetime import UTC, datetime, timedelta
+from urllib.parse import urlsplit, urlunsplit
+
+EXAMPLES = ("random", "greedy", "heuristic")
+QUEUE = "arena-bench"
+
+
+def configure_environment(args: argparse.Namespace) -> None:
+    """Point Django, Celery and the worker at the benchmark's own services."""
+    redis = args.redis_url.rstrip("/")
+    os.environ.update(
+        {
+            "DJANGO_SETTINGS_MODULE": "arena.settings.base",
+            "DATABASE_URL": args.database_url,
+            "CELERY_BROKER_URL": f"{redis}/{args.redis_db}",
+            "CELERY_RESULT_BACKEND": f"{redis}/{args.redis_db + 1}",
+            "ARENA_CELERY_QUEUE": QUEUE,
+            "ARENA_SANDBOX_BACKEND": args.backend,
+            "ARENA_VAR_DIR": str(REPO / "var" / "bench"),
+            "ARENA_LOG_LEVEL": "WARNING",
+            "DJANGO_DEBUG": "false",
+        }
+    )
+
+
+def recreate_database(url: str) -> None:
+    import psycopg
+
+    parts = urlsplit(url)
+    name = parts.path.lstrip("/")
+    if not name.endswith("bench"):
+        raise SystemExit(
+            f"refusing to drop {name!r}: the benchmark database's name ends in 'bench'"
+        )
+    admin = urlunsplit(parts._replace(path="/postgres"))
+    with psycopg.connect(admin, autocommit=True) as connection:
+        connection.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        connection.execute(f'CREATE DATABASE "{name}"')
+
+
+def setup_django() -> None:
+    import django
+    from django.core.management import call_command
+
+    django.setup()
+    call_command("migrate", verbosity=0)
+
+
+def percentile(values: list[float], fraction: float) -> float:
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, round(fraction * (len(ordered) - 1)))]
+
+
+# --- Part 1: matches straight through the sandbox vs through the platform ---------
+
+
+def match_plan(count: int) -> list[tuple[tuple[str, str], int]]:
+    """(pair of example bots, seed) for each match; the same plan for both runs."""
+    pairs = [(a, b) for i, a in enumerate(EXAMPLES) for b in EXAMPLES[i + 1 :]]
+    return [(pairs[i % len(pairs)], 1000 + i) for i in range(count)]
+
+
+def play_direct(job: tuple[tuple[str, str], int, int, str]) -> int:
+    import sandbox
+
+    (first, second), seed, games, backend = job
+    programs = [
+        sandbox.BotProgram(name, REPO / "bots_examples" / f"{name}_bot.py")
+        for name in (first, second)
+    ]
+    result = sandbox.run_match(
+        programs, games=games, seed=seed, backend=backend, allow_unsandboxed=True
+    )
+    return len(result.games)
+
+
+def run_direct(
+    plan: list[tuple[tuple[str, str], int]], *, games: int, workers: int, backend: str
+) -> float:
+    jobs = [(pair, seed, games, backend) for pair, seed in plan]
+    started = time.perf_counter()
+    with multiprocessing.get_context("fork").Pool(workers) as pool:
+        played = sum(pool.imap_unordered(play_direct, jobs))
+    elapsed = time.perf_counter() - started
+    assert played == games * len(plan), played
+    return elapsed
+
+
+def example_versions() -> dict[str, object]:
+    """The example bots as trusted, active bots of a system user."""
+    import hashlib
+
+    from django.contrib.auth import get_user_model
+    from django.core.files.base import ContentFile
+
+    from arena.bots.models import Bot, BotVersion
+
+    owner, _ = get_user_model().objects.get_or_create(username="bench")
+    versions = {}
+    for name in EXAMPLES:
+        source = (REPO / "bots_examples" / f"{name}_bot.py").read_bytes()
+        bot = Bot.objects.create(owner=owner, name=f"bench-{name}", is_example=True)
+        versions[name] = BotVersion.objects.create(
+            bot=bot,
+            number=1,
+            kind=BotVersion.Kind.PY,
+            code=ContentFile(source, name="main.py"),
+            sha256=hashlib.sha256(source).hexdigest(),
+            size=len(source),
+            status=BotVersion.Status.ACTIVE,
+        )
+    return versions
+
+
+def start_worker(workers: int) -> subprocess.Popen[bytes]:
+    argv = [
+        sys.executable, "-m", "celery", "-A", "arena", "worker", "--loglevel=WARNING",
+        f"--concurrency={workers}", "--pool=prefork", "-Q", QUEUE,
+        "--without-mingle", "--without-gossip", "--hostname=bench@%h",
+    ]  # fmt: skip
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "platform")]))
+    return subprocess.Popen(argv, cwd=REPO, env=env, start_new_session=True)
+
+
+def wait_until(predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        if predicate():
+            return
+        time.sleep(0.1)
+    raise SystemExit(f"timed out waiting for {what}")
+
+
+def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers: int) -> float:
+    import signal
+
+    from django.db import transaction
+
+    from arena.core.tasks import probe
+    from arena.matches.models import Match
+    from arena.matches.selectors import default_competition
+    from arena.matches.services import match_create
+
+    versions = example_versions()
+    competition = default_competition()
+    worker = start_worker(workers)
+    try:
+        probe.delay().get(timeout=120)  # the worker is up: its start-up is not timed
+        started = time.perf_counter()
+        with transaction.atomic():
+            for (first, second), seed in plan:
+                match_create(
+                    kind=Match.Kind.LADDER,
+                    versions=[versions[first], versions[second]],
+                    ruleset=competition.ruleset,
+                    games=games,
+                    competition=competition,
+                    rated=True,
+                    seed=seed,
+                )
+        finished = Match.objects.filter(state__in=[Match.State.DONE, Match.State.FAILED])
+        wait_until(
+            lambda: finished.count() == len(plan), timeout=60 + 10 * len(plan), what="matches"
+        )
+        elapsed = time.perf_counter() - started
+    finally:
+        os.killpg(worker.pid, signal.SIGTERM)
+        worker.wait(timeout=60)
+    failed = Match.objects.filter(state=Match.State.FAILED)
+    if failed.exists():
+        raise SystemExit(f"{failed.count()} matches failed: {failed.first().error}")
+    return elapsed
+
+
+def part_throughput(args: argparse.Namespace) -> None:
+    from arena.matches.models import Game
+    from arena.ratings.models import RatingChange
+
+    plan = match_plan(args.matches)
+    print(
+        f"\n## {args.matches} matches of {args.games_per_match} games, {args.workers} worker "
+        f"processes, backend {args.backend}"
+    )
+    direct = run_direct(
+        plan, games=args.games_per_match, workers=args.workers, backend=args.backend
+    )
+    platform = run_platform(plan, games=args.games_per_match, workers=args.workers)
+    rated = RatingChange.objects.count()
+    assert Game.objects.count() == args.matches * args.games_per_match
+    assert rated == 2 * args.matches * args.games_per_match
+    direct_rate = 60 * args.matches / direct
+    platform_rate = 60 * args.matches / platform
+    print(f"sandbox.run_match directly   {direct:7.1f} s   {direct_rate:7.1f} matches/min")
+    print(f"queue+worker+DB+ratings      {platform:7.1f} s   {platform_rate:7.1f} matches/min")
+    print(
+        f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   "
+        f"platform overhead {100 * (platform - direct) / direct:+.1f}% of the match time"
+    )
+
+
+# --- Part 2: read queries on 10,000 bots and 1,000,000 games -----------------------
+
+
+def copy_into(model: type, columns: list[str], rows: Iterable[tuple[object, ...]]) -> int:
+    """COPY rows into a model's table; every other column gets its field default."""
+    from django.db import connection
+    from django.db.models import JSONField
+
+    fields = {f.attname: f for f in model._meta.concrete_fields}  # type: ignore[attr-defined]
+    # A primary key left out is the sequence's to fill.
+    rest = [name for name, f in fields.items() if name not in columns and not f.primary_key]
+    defaults: list[object] = []
+    for name in rest:
+        field = fields[name]
+        value = field.get_default()
+        defaults.append(json.dumps(value) if isinstance(field, JSONField) else value)
+    names = ", ".join(f'"{fields[n].column}"' for n in [*columns, *rest])
+    count = 0
+    with connection.cursor() as cursor:
+        raw = cursor.cursor  # the psycopg cursor under Django's wrapper
+        with raw.copy(f'COPY "{model._meta.db_table}" ({names}) FROM STDIN') as copy:  # type: ignore[attr-defined]
+            for row in rows:
+                copy.write_row((*row, *defaults))
+                count += 1
+    return count
+
+
+def reset_sequences(*models: type) -> None:
+    from django.core.management.color import no_style
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        for sql in connection.ops.sequence_reset_sql(no_style(), list(models)):
+            cursor.execute(sql)
+
+
+def seed_large(*, bots: int, games: int, games_per_match: int, seed: int) -> dict[str, float]:
+    """Users, bots, versions, 2-seat rated matches with games, ratings and every
+    rating change, spread over a year; one bot (id 1) plays 5% of all matches."""
+    from django.contrib.auth import get_user_model
+    from django.db import connection
+
+    from arena.bots.models import Bot, BotVersion
+    from arena.matches.models import Game, Match, MatchSeat
+    from arena.matches.selectors import default_competition
+    from arena.ratings.elo import expected_score
+    from arena.ratings.models import Rating, RatingChange
+
+    rng = random.Random(seed)
+    User = get_user_model()
+    competition = default_competition()
+    ruleset = json.dumps(competition.ruleset)
+    now = datetime.now(UTC)
+    start = now - timedelta(days=365)
+    timings: dict[str, float] = {}
+
+    def timed(label: str, action: Callable[[], int]) -> None:
+        began = time.perf_counter()
+        count = action()
+        timings[label] = time.perf_counter() - began
+        print(f"  {label:<16} {count:>9,} rows in {timings[label]:6.1f} s", flush=True)
+
+    users = max(1, bots // 10)
+    offset = (User.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    timed(
+        "users",
+        lambda: copy_into(
+            User,
+            ["id", "password", "username", "is_active", "is_staff", "is_superuser", "date_joined"],
+            ((offset + u, "!", f"seed-user-{u}", True, False, False, start) for u in range(users)),
+        ),
+    )
+    bot_offset = (Bot.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    bot_ids = [bot_offset + b for b in range(bots)]
+    timed(
+        "bots",
+        lambda: copy_into(
+            Bot,
+            ["id", "owner_id", "name", "created_at"],
+            (
+                (bid, offset + b % users, f"seed-bot-{b:05d}", start)
+                for b, bid in enumerate(bot_ids)
+            ),
+        ),
+    )
+    version_offset = (
+        BotVersion.objects.order_by("-pk").values_list("pk", flat=True).first() or 0
+    ) + 1
+    version_of = {bid: version_offset + b for b, bid in enumerate(bot_ids)}
+    timed(
+        "bot versions",
+        lambda: copy_into(
+            BotVersion,
+            ["id", "bot_id", "number", "kind", "code", "sha256", "size", "status", "created_at"],
+            (
+                (version_of[bid], bid, 1, "py", f"bots/{bid}/1.py", "0" * 64, 100, "active", start)
+                for bid in bot_ids
+            ),
+        ),
+    )
+
+    matches = games // games_per_match
+    veteran = bot_ids[0]
+    tables: list[tuple[int, int]] = []
+    for _ in range(matches):
+        if rng.random() < 0.05:
+            other = rng.choice(bot_ids[1:])
+            tables.append((veteran, other) if rng.random() < 0.5 else (other, veteran))
+        else:
+            tables.append(tuple(rng.sample(bot_ids, 2)))  # type: ignore[arg-type]
+    span = (now - start).total_seconds()
+    match_times = [
+        start + timedelta(seconds=span * (m + 1) / (matches + 1)) for m in range(matches)
+    ]
+    m0 = (Match.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    timed(
+        "matches",
+        lambda: copy_into(
+            Match,
+            ["id", "kind", "competition_id", "rated", "ruleset", "games_planned", "seed",
+             "state", "attempts", "created_at", "started_at", "finished_at"],
+            (
+                (m0 + m, "ladder", competition.pk, True, ruleset, games_per_match, m, "done", 1,
+                 at, at, at)
+                for m, at in enumerate(match_times)
+            ),
+        ),
+    )  # fmt: skip
+
+    # Results: the better-rated bot of a pair wins more often; Elo replayed on the way
+    # so that ratings and their history are consistent.
+    strength = {bid: rng.gauss(0, 300) for bid in bot_ids}
+    elo = dict.fromkeys(bot_ids, 1500.0)
+    played = dict.fromkeys(bot_ids, 0)
+    won = dict.fromkeys(bot_ids, 0)
+    rank_sum = dict.fromkeys(bot_ids, 0)
+    trend: dict[int, list[float]] = {bid: [] for bid in bot_ids}
+    last_played: dict[int, datetime] = {}
+    rating_id = {bid: r + 1 for r, bid in enumerate(bot_ids)}
+    log = zlib.compress(b'{"format":"onecard-replay/1"}')
+    game_rows: list[tuple[object, ...]] = []
+    change_rows: list[tuple[object, ...]] = []
+    g0 = (Game.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    game_id = g0
+    from arena.ratings.elo import game_update
+
+    for m, (a, b) in enumerate(tables):
+        at = match_times[m]
+        for number in range(games_per_match):
+            a_wins = rng.random() < expected_score(strength[a], strength[b])
+            ranks = [1, 2] if a_wins else [2, 1]
+            game_rows.append(
+                (game_id, m0 + m, number, "[0, 1]" if number % 2 == 0 else "[1, 0]",
+                 json.dumps(ranks), 0 if a_wins else 1, 40, at)
+            )  # fmt: skip
+            new = game_update(
+                ratings=[elo[a], elo[b]], ranks=ranks, games_played=[played[a], played[b]]
+            )
+            for bid, rank, after in ((a, ranks[0], new[0]), (b, ranks[1], new[1])):
+                change_rows.append((rating_id[bid], game_id, version_of[bid], elo[bid], after, at))
+                elo[bid] = after
+                played[bid] += 1
+                won[bid] += rank == 1
+                rank_sum[bid] += rank
+                trend[bid] = [*trend[bid][-9:], after]
+                last_played[bid] = at
+            game_id += 1
+
+    # Read before the COPY starts: the connection serves nothing else during one.
+    s0 = (MatchSeat.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+
+    def seat_rows() -> Iterator[tuple[object, ...]]:
+        seat_id = s0
+        for m, table in enumerate(tables):
+            for index, bid in enumerate(table):
+                yield (seat_id, m0 + m, index, bid, version_of[bid], games_per_match)
+                seat_id += 1
+
+    timed(
+        "match seats",
+        lambda: copy_into(
+            MatchSeat, ["id", "match_id", "index", "bot_id", "bot_version_id", "games"], seat_rows()
+        ),
+    )
+    timed(
+        "games",
+        lambda: copy_into(
+            Game,
+            ["id", "match_id", "number", "seating", "ranks", "winner_index", "turns",
+             "created_at", "log_compressed"],
+            ((*row, log) for row in game_rows),
+        ),
+    )  # fmt: skip
+    timed(
+        "ratings",
+        lambda: copy_into(
+            Rating,
+            ["id", "bot_id", "competition_id", "elo", "games", "wins", "rank_sum", "score_sum",
+             "last_played_at", "trend"],
+            (
+                (rating_id[bid], bid, competition.pk, elo[bid], played[bid], won[bid],
+                 rank_sum[bid], float(won[bid]), last_played.get(bid), json.dumps(trend[bid]))
+                for bid in bot_ids
+                if played[bid]
+            ),
+        ),
+    )  # fmt: skip
+    timed(
+        "rating changes",
+        lambda: copy_into(
+            RatingChange,
+            ["rating_id", "game_id", "bot_version_id", "before", "after", "created_at"],
+            change_rows,
+        ),
+    )
+    reset_sequences(User, Bot, BotVersion, Match, MatchSeat, Game, Rating, RatingChange)
+    began = time.perf_counter()
+    with connection.cursor() as cursor:
+        cursor.execute("ANALYZE")
+    timings["analyze"] = time.perf_counter() - began
+    return timings
+
+
+def time_queries(label: str, runs: int, query: Callable[[int], object]) -> tuple[float, float]:
+    samples = []
+    for i in range(runs):
+        began = time.perf_counter()
+        query(i)
+        samples.append(1000 * (time.perf_counter() - began))
+    median, p95 = statistics.median(samples), percentile(samples, 0.95)
+    verdict = "ok" if p95 < 50 else "OVER 50 ms"
+    print(f"  {label:<44} median {median:7.2f} ms   p95 {p95:7.2f} ms   {verdict}")
+    return median, p95
+
+
+def part_queries(args: argparse.Namespace) -> None:
+    from arena.bots.models import Bot
+    from arena.matches.selectors import default_competition, match_list
+    from arena.ratings.selectors import head_to_head, leaderboard_list, rating_history
+
+    if args.reuse and Bot.objects.filter(name__startswith="seed-bot-").exists():
+        print("\n## reusing the seeded database")
+    else:
+        print(f"\n## seeding {args.bots:,} bots and {args.games:,} games (COPY)")
+        began = time.perf_counter()
+        seed_large(bots=args.bots, games=args.games, games_per_match=4, seed=args.seed)
+        print(f"  seeded in {time.perf_counter() - began:.0f} s")
+    competition = default_competition()
+    bots = list(Bot.objects.filter(name__startswith="seed-bot-").order_by("pk"))
+    veteran = bots[0]
+    rng = random.Random(args.seed)
+    sample = [rng.choice(bots[1:]) for _ in range(args.runs)]
+    pages = max(1, len(bots) // 50)
+    runs = args.runs
+    print(f"\n## read queries, {runs} runs each (random bot or page per run)")
+    results = {
+        "leaderboard, first page (50 rows)": time_queries(
+            "leaderboard, first page (50 rows)",
+            runs,
+            lambda i: leaderboard_list(competition=competition, limit=50),
+        ),
+        "leaderboard, random page": time_queries(
+            "leaderboard, random page",
+            runs,
+            lambda i: leaderboard_list(
+                competition=competition, offset=50 * rng.randrange(pages), limit=50
+            ),
+        ),
+        "leaderboard, search by name": time_queries(
+            "leaderboard, search by name",
+            runs,
+            lambda i: leaderboard_list(competition=competition, search=f"bot-0{i % 1000:03d}"),
+        ),
+        "leaderboard, ordered by games": time_queries(
+            "leaderboard, ordered by games",
+            runs,
+            lambda i: leaderboard_list(competition=competition, ordering="-games"),
+        ),
+        "bot match history, first page (25 + seats)": time_queries(
+            "bot match history, first page (25 + seats)",
+            runs,
+            lambda i: list(match_list(bot=sample[i])[:25]),
+        ),
+        "veteran's match history (5% of all matches)": time_queries(
+            "veteran's match history (5% of all matches)",
+            runs,
+            lambda i: list(match_list(bot=veteran)[:25]),
+        ),
+        "bot rating history (latest 200)": time_queries(
+            "bot rating history (latest 200)",
+            runs,
+            lambda i: rating_history(bot=sample[i], competition=competition, limit=200),
+        ),
+        "bot head to head": time_queries(
+            "bot head to head",
+            runs,
+            lambda i: head_to_head(bot=sample[i], competition=competition),
+        ),
+    }
+    worst = max(p95 for _, p95 in results.values())
+    print(f"  worst p95 {worst:.1f} ms (target < 50 ms)")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get(
+            "BENCH_DATABASE_URL", "postgres://postgres@127.0.0.1:5432/arena_bench"
+        ),
+    )
+    parser.add_argument(
+        "--redis-url", default=os.environ.get("BENCH_REDIS_URL", "redis://127.0.0.1:6379")
+    )
+    parser.add_argument("--redis-db", type=int, default=12, help="broker db; results use +1")
+    parser.add_argument("--backend", default="bwrap", help="sandbox backend for both runs")
+    parser.add_argument("--matches", type=int, default=200)
+    parser.add_argument("--games-per-match", type=int, default=2)
+    parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--bots", type=int, default=10_000)
+    parser.add_argument("--games", type=int, default=1_000_000)
+    parser.add_argument("--runs", type=int, default=200, help="timed runs per query")
+    parser.add_argument("--seed", type=int, default=5)
+    parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument("--skip-queries", action="store_true")
+    parser.add_argument(
+        "--reuse",
+        action="store_true",
+        help="time the queries on the database a previous --skip-throughput run seeded",
+    )
+    args = parser.parse_args()
+
+    configure_environment(args)
+    if not args.reuse:
+        recreate_database(args.database_url)
+    setup_django()
+    print(f"# platform benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores")
+    if not args.skip_throughput:
+        part_throughput(args)
+    if not args.skip_queries:
+        part_queries(args)
+
+
+if __name__ == "__main__":
+    main()

@@ -9,6 +9,9 @@ their work through the broker, as beat would send them.
 
 from __future__ import annotations
 
+import os
+import signal
+
 import pytest
 
 from arena.matches.models import Game, Match
@@ -73,9 +76,6 @@ def test_sigkilled_worker_mid_match_finishes_once_and_leaves_nothing(workers, vi
     wait_for(lambda: len(containers_of(playing)) == 2, timeout=60, what="both bot containers")
 
     if victim == "pool process":
-        import os
-        import signal
-
         os.kill(playing, signal.SIGKILL)
         survivor = first  # the parent forks a new pool process and carries on
     else:

@@ -15,13 +15,16 @@ from __future__ import annotations
 import logging
 import os
 import socket
+import threading
 import uuid
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import connection, transaction
+from django.db.models import Q
 from django.utils import timezone
 
 from arena.bots.services import bot_version_record_match_faults
@@ -99,6 +102,43 @@ def lease_renewer(*, match_id: int, token: str, every_seconds: float) -> Callabl
     return renew
 
 
+def _resend_after(now: datetime) -> datetime:
+    """On a QUEUED match, `lease_expires_at` is when its broker message is presumed
+    lost and `matches_resend_queued` sends another."""
+    return now + timedelta(seconds=settings.ARENA_MATCH_RESEND_SECONDS)
+
+
+@contextmanager
+def lease_heartbeat(*, match_id: int, token: str, every_seconds: float) -> Iterator[None]:
+    """Renew the lease from a background thread while the block runs.
+
+    Games report progress only when they end, and a legal but slow game (1000
+    turns just under the per-move limit) can outlast a lease; the heartbeat keeps
+    a live worker's claim whatever the games do. A worker that dies stops beating,
+    and the sweeper takes the match back when the lease runs out.
+    """
+    stop = threading.Event()
+
+    def beat() -> None:
+        try:
+            while not stop.wait(every_seconds):
+                if not match_lease_renew(match_id=match_id, token=token):
+                    logger.warning("match %s: lease lost while playing", match_id)
+                    return
+        except Exception:
+            logger.exception("match %s: lease heartbeat failed", match_id)
+        finally:
+            connection.close()  # this thread's own database connection
+
+    thread = threading.Thread(target=beat, name=f"lease-{match_id}", daemon=True)
+    thread.start()
+    try:
+        yield
+    finally:
+        stop.set()
+        thread.join(timeout=10)
+
+
 def _append_error(match: Match, message: str) -> None:
     match.error = f"{match.error}\n{message}".strip()[-4000:]
 
@@ -133,7 +173,7 @@ def match_release(*, match_id: int, token: str, error: str) -> str:
             return "failed"
         match.state = Match.State.QUEUED
         match.worker = ""
-        match.lease_expires_at = None
+        match.lease_expires_at = _resend_after(timezone.now())
         _append_error(match, message)
         match.save(update_fields=["state", "worker", "lease_expires_at", "error"])
     return "retry"
@@ -162,13 +202,44 @@ def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) ->
                 continue
             match.state = Match.State.QUEUED
             match.worker = ""
-            match.lease_expires_at = None
+            match.lease_expires_at = _resend_after(now)
             _append_error(match, message)
             match.save(update_fields=["state", "worker", "lease_expires_at", "error"])
             requeued.append(match.pk)
         for match_id in requeued:
             transaction.on_commit(lambda match_id=match_id: run_match.delay(match_id))
     return requeued
+
+
+def matches_resend_queued(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Send again the matches queued for longer than ARENA_MATCH_RESEND_SECONDS.
+
+    The database, not the broker, says what is queued: a broker that restarted
+    without persistence loses every message, and a match whose message is lost
+    would wait forever (and hold its bots out of matchmaking). Each resend pushes
+    the match's resend time one period on, so a long queue gets at most one extra
+    message per match per period; a duplicate is harmless, `match_claim` takes a
+    match once. Returns the ids, sent on commit.
+    """
+    from .tasks import run_match
+
+    now = now or timezone.now()
+    period = timedelta(seconds=settings.ARENA_MATCH_RESEND_SECONDS)
+    with transaction.atomic():
+        stale = list(
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(state=Match.State.QUEUED)
+            .filter(
+                Q(lease_expires_at__lt=now)
+                | Q(lease_expires_at__isnull=True, created_at__lt=now - period)
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)[:limit]
+        )
+        Match.objects.filter(pk__in=stale).update(lease_expires_at=_resend_after(now))
+        for match_id in stale:
+            transaction.on_commit(lambda match_id=match_id: run_match.delay(match_id))
+    return stale
 
 
 def match_record_result(

@@ -5,7 +5,7 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .lifecycle import matches_requeue_expired
+from .lifecycle import matches_requeue_expired, matches_resend_queued
 from .matchmaking import ladders_matchmake
 from .runner import Outcome, match_run
 
@@ -34,6 +34,7 @@ def run_match(self, match_id: int) -> None:
 @shared_task(name="arena.matches.sweep_expired_leases", time_limit=60)
 def sweep_expired_leases() -> None:
     matches_requeue_expired()
+    matches_resend_queued()  # messages a broker restart lost
 
 
 @shared_task(name="arena.matches.matchmake_ladders", time_limit=60)

@@ -184,6 +184,9 @@ ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)
 # sweeper re-queues a match whose lease ran out (its worker died).
 ARENA_MATCH_LEASE_SECONDS = env_int("ARENA_MATCH_LEASE_SECONDS", 300, minimum=10)
 ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3, minimum=1)
+# A match queued this long is sent to the broker again: its message may have been
+# lost (a Redis restarted without persistence). A duplicate is harmless.
+ARENA_MATCH_RESEND_SECONDS = env_int("ARENA_MATCH_RESEND_SECONDS", 600, minimum=10)
 # A version whose matches fault this many times in a row is taken off the ladder.
 ARENA_FAULT_STREAK_LIMIT = env_int("ARENA_FAULT_STREAK_LIMIT", 5, minimum=1)
 ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)

@@ -36,17 +36,17 @@ def match_run(*, match_id: int) -> Outcome:
         .select_related("bot", "bot_version", "bot_version__bot")
         .order_by("index")
     )
-    renew = lifecycle.lease_renewer(
-        match_id=match_id, token=token, every_seconds=settings.ARENA_MATCH_LEASE_SECONDS / 4
-    )
+    renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
+    renew = lifecycle.lease_renewer(match_id=match_id, token=token, every_seconds=renew_every)
     try:
-        result = run_sandboxed_match(
-            entrants=[Entrant(name=seat.bot.name, version=seat.bot_version) for seat in seats],
-            games=match.games_planned,
-            seed=match.seed,
-            ruleset=match.ruleset,
-            progress=renew,
-        )
+        with lifecycle.lease_heartbeat(match_id=match_id, token=token, every_seconds=renew_every):
+            result = run_sandboxed_match(
+                entrants=[Entrant(name=seat.bot.name, version=seat.bot_version) for seat in seats],
+                games=match.games_planned,
+                seed=match.seed,
+                ruleset=match.ruleset,
+                progress=renew,
+            )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)
         return _released(match_id, token, str(error))

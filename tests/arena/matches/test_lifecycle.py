@@ -210,3 +210,34 @@ def test_a_clean_match_resets_the_fault_streak():
     match_run(match_id=match.pk)
     version.refresh_from_db()
     assert version.consecutive_faulted_matches == 0
+
+
+@pytest.mark.django_db(transaction=True)
+def test_heartbeat_keeps_the_lease_of_a_long_game(settings):
+    match = match_with_seats()
+    lifecycle.match_claim(match_id=match.pk, token="w1")
+    Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now())
+    with lifecycle.lease_heartbeat(match_id=match.pk, token="w1", every_seconds=0.05):
+        deadline = timezone.now() + timedelta(seconds=5)
+        while timezone.now() < deadline:
+            lease = Match.objects.get(pk=match.pk).lease_expires_at
+            if lease > timezone.now() + timedelta(seconds=60):
+                break
+    assert lease > timezone.now() + timedelta(seconds=60)
+
+
+def test_queued_matches_whose_message_was_lost_are_sent_again(
+    settings, django_capture_on_commit_callbacks
+):
+    settings.ARENA_MATCH_RESEND_SECONDS = 600
+    old = match_with_seats()
+    fresh = match_with_seats()
+    Match.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
+    with django_capture_on_commit_callbacks() as callbacks:
+        assert lifecycle.matches_resend_queued() == [old.pk]
+    assert len(callbacks) == 1
+    # Once per period, not on every sweep.
+    assert lifecycle.matches_resend_queued() == []
+    # A period later: the old one is due again, and the fresh one has waited too long.
+    later = timezone.now() + timedelta(seconds=601)
+    assert lifecycle.matches_resend_queued(now=later) == sorted([old.pk, fresh.pk])

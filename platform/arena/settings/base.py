@@ -194,6 +194,19 @@ ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)
 ARENA_WORKER_COUNT = env_int("ARENA_WORKER_COUNT", 2, minimum=1)
 ARENA_LADDER_BACKLOG_PER_WORKER = env_int("ARENA_LADDER_BACKLOG_PER_WORKER", 2, minimum=1)
 
+# --- Cache ---------------------------------------------------------------------------
+# API throttles (uploads, logins) count in the cache, so every web process must share
+# it: Redis in production (ARENA_CACHE_URL=redis://host:6379/2), process memory for
+# `make run`, which has a single web process.
+_CACHE_URL = env_str("ARENA_CACHE_URL", "")
+CACHES = {
+    "default": (
+        {"BACKEND": "django.core.cache.backends.redis.RedisCache", "LOCATION": _CACHE_URL}
+        if _CACHE_URL
+        else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
+    )
+}
+
 # --- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK = {
     "DEFAULT_AUTHENTICATION_CLASSES": [

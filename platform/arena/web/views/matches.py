@@ -27,6 +27,11 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     seats = list(match.seats.all())
     games = list(match.games.all())
     live = match.state in LIVE_STATES
+    duration = (
+        (match.finished_at - match.started_at).total_seconds()
+        if match.started_at and match.finished_at
+        else None
+    )
     return render(
         request,
         "web/matches/match_detail.html",
@@ -35,6 +40,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "seats": seat_rows(seats),
             "games": game_rows(games=games, seats=seats),
             "live": live,
+            "duration": duration,
             "fingerprint": match_fingerprint(match, len(games)),
         },
     )

@@ -149,3 +149,29 @@ def test_uploaded_bots_never_run_unsandboxed_unless_allowed(settings):
         bot_version_qualify(version_id=version.pk)
     version.refresh_from_db()
     assert version.status == BotVersion.Status.PENDING
+
+
+def test_stale_qualifications_are_found_again():
+    from datetime import timedelta
+
+    from django.utils import timezone
+
+    from arena.bots.services import bot_versions_stale_for_qualification
+
+    fresh = BotVersionFactory()
+    lost = BotVersionFactory()
+    dead_run = BotVersionFactory(
+        status=BotVersion.Status.QUALIFYING,
+        qualification_started_at=timezone.now() - timedelta(hours=1),
+    )
+    live_run = BotVersionFactory(
+        status=BotVersion.Status.QUALIFYING, qualification_started_at=timezone.now()
+    )
+    BotVersion.objects.filter(pk__in=[lost.pk, dead_run.pk, live_run.pk]).update(
+        created_at=timezone.now() - timedelta(hours=1)
+    )
+    assert bot_versions_stale_for_qualification() == [lost.pk, dead_run.pk]
+    assert fresh.pk not in bot_versions_stale_for_qualification()
+    # A duplicate message for the live run is ignored; the dead run is taken again.
+    assert bot_version_qualification_start(version_id=live_run.pk) is None
+    assert bot_version_qualification_start(version_id=dead_run.pk) is not None

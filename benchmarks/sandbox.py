@@ -30,6 +30,7 @@ from contextlib import contextmanager
 from dataclasses import dataclass, field
 from functools import partial
 from pathlib import Path
+from typing import Any
 
 ROOT = Path(__file__).resolve().parents[1]
 # Run as a script, this folder would come first on sys.path, and its platform.py
@@ -37,13 +38,15 @@ ROOT = Path(__file__).resolve().parents[1]
 sys.path[0] = str(ROOT)
 
 from sandbox.backends.bwrap import (  # noqa: E402
-    bwrap_argv,
+    bot_interpreter,
     bwrap_path,
+    bwrap_run_as,
+    bwrap_sandbox_args,
     launch_bwrap,
 )
 from sandbox.backends.docker import DEFAULT_IMAGE, docker_available, launch_docker  # noqa: E402
 from sandbox.backends.local import interpreter, launch_subprocess  # noqa: E402
-from sandbox.bootstrap import python_argv  # noqa: E402
+from sandbox.backends.pipes import drop_privileges  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from sandbox.process import BotProcess  # noqa: E402
 from sandbox.program import BotProgram  # noqa: E402
@@ -67,10 +70,16 @@ KILOBYTE = json.dumps(
 RoundTrip = Callable[[bytes], object]
 
 
+def spawn(argv: list[str], path: BotPath, **pipes: Any) -> subprocess.Popen[bytes]:
+    """Start a bare tool as the sandbox would be started, but with no sandbox code."""
+    drop = None if path.run_as is None else partial(drop_privileges, path.run_as)
+    return subprocess.Popen(argv, env=path.env, preexec_fn=drop, **pipes)
+
+
 @contextmanager
-def bare_process(argv: list[str], env: dict[str, str] | None) -> Iterator[RoundTrip]:
+def bare_process(argv: list[str], path: BotPath) -> Iterator[RoundTrip]:
     """Round trips through a plain pipe to the process `argv` (no sandbox code)."""
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    process = spawn(argv, path, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert process.stdin is not None
     assert process.stdout is not None
     stdin, stdout = process.stdin, process.stdout
@@ -113,10 +122,10 @@ def interleaved_us(contenders: list[RoundTrip], line: bytes, rounds: int) -> lis
     return [min(times) for times in samples]
 
 
-def first_reply_ms(argv: list[str], env: dict[str, str] | None) -> float:
+def first_reply_ms(argv: list[str], path: BotPath) -> float:
     """Start `argv` and wait for its reply to one `start` line (bare tool, no sandbox code)."""
     began = time.perf_counter()
-    process = subprocess.Popen(argv, stdin=subprocess.PIPE, stdout=subprocess.PIPE, env=env)
+    process = spawn(argv, path, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
     assert process.stdin is not None
     assert process.stdout is not None
     process.stdin.write(b'{"type": "start"}\n')
@@ -128,9 +137,9 @@ def first_reply_ms(argv: list[str], env: dict[str, str] | None) -> float:
     return elapsed
 
 
-def run_ms(argv: list[str], env: dict[str, str] | None) -> float:
+def run_ms(argv: list[str], path: BotPath) -> float:
     began = time.perf_counter()
-    subprocess.run(argv, check=True, env=env)
+    spawn(argv, path).wait()
     return (time.perf_counter() - began) * 1000
 
 
@@ -150,7 +159,7 @@ def median(measure: Callable[[], float], repeats: int) -> float:
 
 
 @dataclass
-class Path_:
+class BotPath:
     """One way to reach a bot: the bare tool's command prefix and our launcher."""
 
     name: str
@@ -158,16 +167,18 @@ class Path_:
     python: str
     launch: Callable[[BotProgram, Limits], BotProcess]
     env: dict[str, str] | None = field(default_factory=dict)
+    run_as: int | None = None  # the bare tool runs as the same user as the sandbox's
 
 
-def paths(limits: Limits) -> list[Path_]:
-    found = [Path_("pipe (subprocess)", [], interpreter(), launch_subprocess)]
+def paths(limits: Limits) -> list[BotPath]:
+    found = [BotPath("pipe (subprocess)", [], interpreter(), launch_subprocess)]
     bwrap = bwrap_path()
     if bwrap:
-        probe = BotProgram("probe", Path(__file__))
-        argv = bwrap_argv(probe, limits, bwrap)
-        prefix = argv[: -len(python_argv(interpreter(), "/bot/main.py", "/opt"))]
-        found.append(Path_("bwrap", prefix, interpreter(), launch_bwrap))
+        python = bot_interpreter()
+        sandbox_args = bwrap_sandbox_args(limits, bwrap, python)
+        prefix = [*sandbox_args, "--remount-ro", "/", "--chdir", "/tmp"]
+        run_as = bwrap_run_as(bwrap, python)
+        found.append(BotPath("bwrap", prefix, python, launch_bwrap, run_as=run_as))
     if docker_available():
         image = os.environ.get("ARENA_SANDBOX_IMAGE", DEFAULT_IMAGE)
 
@@ -176,7 +187,7 @@ def paths(limits: Limits) -> list[Path_]:
 
         prefix = ["docker", "run", "-i", "--rm", "--network", "none", image]
         # The docker client needs the environment (DOCKER_HOST and such).
-        found.append(Path_("docker", prefix, "python3", launch, env=None))
+        found.append(BotPath("docker", prefix, "python3", launch, env=None))
     return found
 
 
@@ -195,8 +206,8 @@ def run(rounds: int, starts: int) -> str:
         for label, payload in (("small", SMALL), ("1 KB", KILOBYTE)):
             line = (payload + "\n").encode()
             with (
-                bare_process(echo, path.env) as echo_trip,
-                bare_process(same_bot, path.env) as bare_trip,
+                bare_process(echo, path) as echo_trip,
+                bare_process(same_bot, path) as bare_trip,
                 sandboxed(path.launch(quick, limits)) as our_trip,
             ):
                 echo_us, bare_us, ours_us = interleaved_us(
@@ -207,8 +218,8 @@ def run(rounds: int, starts: int) -> str:
                 f"| {ours_us:.0f} µs | {ours_us / bare_us:.2f}x |"
             )
         nothing = [*[a for a in path.prefix if a != "-i"], path.python, "-I", "-S", "-c", "pass"]
-        pass_ms = median(partial(run_ms, nothing, path.env), starts)
-        bare_ms = median(partial(first_reply_ms, same_bot, path.env), starts)
+        pass_ms = median(partial(run_ms, nothing, path), starts)
+        bare_ms = median(partial(first_reply_ms, same_bot, path), starts)
         ours_ms = median(partial(sandbox_start_ms, partial(path.launch, quick, limits)), starts)
         start_ups.append(
             f"| {path.name} | {pass_ms:.0f} ms | {bare_ms:.0f} ms | {ours_ms:.0f} ms "

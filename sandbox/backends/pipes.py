@@ -34,13 +34,25 @@ def rlimits(limits: Limits) -> list[tuple[int, int]]:
     ]
 
 
-def _preexec(limits: list[tuple[int, int]], cgroup: BotCgroup | None) -> Callable[[], None]:
+def drop_privileges(uid: int) -> None:
+    """Become `uid` (and the group of the same number) for good, with no other groups."""
+    os.setgroups([])
+    os.setresgid(uid, uid, uid)
+    os.setresuid(uid, uid, uid)
+
+
+def _preexec(
+    limits: list[tuple[int, int]], cgroup: BotCgroup | None, run_as: int | None
+) -> Callable[[], None]:
     def run_in_child() -> None:
-        # Only raw system calls here: this runs between fork and exec.
+        # Only raw system calls here: this runs between fork and exec. The cgroup
+        # first, while still root: moving into it needs the privilege.
         if cgroup is not None:
             cgroup.enter()
         for which, value in limits:
             resource.setrlimit(which, (value, value))
+        if run_as is not None:
+            drop_privileges(run_as)
 
     return run_in_child
 
@@ -63,6 +75,8 @@ class PipeProcess(BotProcess):
         backend: str,
         cgroup: BotCgroup | None = None,
         cwd: str | None = None,
+        pass_fds: Sequence[int] = (),
+        run_as: int | None = None,
     ) -> None:
         super().__init__(limits)
         self.backend = backend
@@ -77,8 +91,9 @@ class PipeProcess(BotProcess):
                 env={},  # nothing of the host's environment, ever
                 cwd=cwd,
                 close_fds=True,
+                pass_fds=pass_fds,
                 start_new_session=True,
-                preexec_fn=_preexec(rlimits(limits), cgroup),
+                preexec_fn=_preexec(rlimits(limits), cgroup, run_as),
             )
         except BaseException:
             self._cleanup_resources()

@@ -8,11 +8,15 @@ infrastructure failure never counts against a bot.
 
 from __future__ import annotations
 
+import os
+
 import pytest
+from django.core.files.uploadedfile import SimpleUploadedFile
 from django.core.management import call_command
 
 from arena.bots.models import BotVersion
-from arena.matches.models import Game, Match
+from arena.bots.services import bot_version_upload
+from arena.matches.models import Competition, Game, Match
 from arena.matches.services import match_create
 from arena.matches.tasks import sweep_expired_leases
 from arena.ratings.models import RatingChange
@@ -25,6 +29,7 @@ from tests.reliability.infra import (
     start_redis,
     stop_redis,
 )
+from tests.sandbox.harness import require_backend
 from tests.support.worker import wait_for
 
 GAMES = 2
@@ -93,6 +98,11 @@ def test_postgres_restart_with_matches_queued_and_running(workers):
     restart_postgres()
     wait_until_settled(matches, timeout=180)
     assert_stored_once_and_nobody_blamed(matches, versions)
+    # The matches that were running when the connection dropped were played again.
+    assert (
+        max(Match.objects.filter(pk__in=[m.pk for m in matches]).values_list("attempts", flat=True))
+        >= 2
+    )
     assert "OperationalError" in worker.log() or "terminating connection" in worker.log()
 
 
@@ -114,3 +124,84 @@ def test_redis_restart_loses_no_queued_match(workers):
     assert Match.State.QUEUED in states(matches)
     wait_until_settled(matches, timeout=180)
     assert_stored_once_and_nobody_blamed(matches, versions)
+
+
+# --- the Docker engine out of reach ----------------------------------------------------
+
+DEAD_DOCKER = {
+    "ARENA_SANDBOX_BACKEND": "docker",
+    "ARENA_ALLOW_UNSANDBOXED": "false",
+    # The worker's own engine address points nowhere; the shared dockerd runs on.
+    "DOCKER_HOST": "unix:///nonexistent/docker.sock",
+    **FAST_RECOVERY,
+}
+
+
+def ensure_default_competition() -> None:
+    """Qualification plays under the default ladder's rules; a flush between
+    transactional tests removes the row the migration made."""
+    if not Competition.objects.filter(is_default=True).exists():
+        CompetitionFactory(slug="default-ladder", is_default=True, seats=2)
+
+
+@pytest.mark.slow
+@pytest.mark.docker
+def test_unreachable_docker_makes_matches_wait_then_play_when_it_is_back(workers):
+    require_ci_services()
+    require_backend("docker")
+    ensure_default_competition()
+    matches, versions = queue_paced_matches(count=2, delay_s=0)
+    upload = bot_version_upload(
+        user=versions[0].bot.owner,
+        name="waits-for-docker",
+        upload=SimpleUploadedFile("bot.py", paced_bot_source(0)),
+    )
+    cut_off = workers(name="no-docker", **{**DEAD_DOCKER, "ARENA_MATCH_MAX_ATTEMPTS": 3})
+
+    def waiting() -> bool:
+        rows = Match.objects.filter(pk__in=[m.pk for m in matches])
+        version = BotVersion.objects.get(pk=upload.pk)
+        return all(m.attempts >= 1 and m.state == Match.State.QUEUED for m in rows) and (
+            "postponed" in version.status_reason
+        )
+
+    wait_for(waiting, timeout=60, what="both matches and the qualification to be put back")
+    for match in Match.objects.filter(pk__in=[m.pk for m in matches]):
+        assert "Docker engine unreachable" in match.error
+    assert not Game.objects.filter(match_id__in=[m.pk for m in matches]).exists()
+    upload.refresh_from_db()
+    assert upload.status == BotVersion.Status.PENDING  # not failed: it never ran
+    cut_off.stop()
+
+    workers(name="docker-back", **{**DEAD_DOCKER, "DOCKER_HOST": docker_host()})
+    wait_until_settled(matches, timeout=120)
+    assert_stored_once_and_nobody_blamed(matches, versions)
+    # The postponed qualification's retry runs too, and the sound bot qualifies.
+    wait_for(
+        lambda: BotVersion.objects.get(pk=upload.pk).status == BotVersion.Status.ACTIVE,
+        timeout=90,
+        what="the postponed qualification to pass",
+    )
+
+
+@pytest.mark.slow
+def test_docker_unreachable_for_good_fails_the_match_with_the_reason_blaming_no_bot(workers):
+    require_ci_services()
+    matches, versions = queue_paced_matches(count=1, delay_s=0)
+    workers(name="no-docker", **{**DEAD_DOCKER, "ARENA_MATCH_MAX_ATTEMPTS": 2})
+    wait_until_settled(matches, timeout=90)
+    match = Match.objects.get(pk=matches[0].pk)
+    assert match.state == Match.State.FAILED
+    assert match.attempts == 2
+    assert "Docker engine unreachable" in match.error
+    assert not Game.objects.filter(match=match).exists()
+    assert not RatingChange.objects.exists()
+    for version in BotVersion.objects.filter(pk__in=[v.pk for v in versions]):
+        assert version.status == BotVersion.Status.ACTIVE
+        assert version.consecutive_faulted_matches == 0
+    assert all(seat.faults == 0 for seat in match.seats.all())
+
+
+def docker_host() -> str:
+    """Where this machine's engine answers (the default socket unless DOCKER_HOST says)."""
+    return os.environ.get("DOCKER_HOST", "unix:///var/run/docker.sock")

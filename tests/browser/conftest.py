@@ -17,7 +17,6 @@ CHROMIUM_ARGS = [
     "--disable-component-update",
     "--no-first-run",
 ]
-SCREENSHOTS = Path(__file__).resolve().parents[2] / "docs" / "screenshots"
 
 
 @pytest.fixture(scope="module")
@@ -50,12 +49,6 @@ def page(chromium) -> Iterator:
         yield page
     finally:
         context.close()
-
-
-def screenshot(page, name: str, *, full_page: bool = True) -> None:
-    """Keep docs/screenshots/ current: the README shows these."""
-    SCREENSHOTS.mkdir(parents=True, exist_ok=True)
-    page.screenshot(path=str(SCREENSHOTS / f"{name}.png"), full_page=full_page)
 
 
 @pytest.fixture

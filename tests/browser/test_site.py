@@ -18,7 +18,7 @@ from arena.matches.models import Competition, Game, Match
 from arena.matches.selectors import game_log
 from arena.tournaments.models import Tournament
 from tests.arena.factories import KOREAN
-from tests.browser.conftest import screenshot
+from tests.browser.screens import screenshot
 from tests.support.worker import wait_for
 
 pytestmark = [pytest.mark.browser, pytest.mark.slow]

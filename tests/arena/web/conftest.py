@@ -1,19 +1,12 @@
-"""Fixtures for the page tests: users, logged-in clients, real game logs."""
+"""Fixtures for the page tests: users, logged-in clients, the default ladder."""
 
 from __future__ import annotations
 
-from typing import Any
-
 import pytest
 from django.test import Client
-from django.utils import timezone
 
-import engine
-from arena.matches.logs import game_summary, log_compress
-from arena.matches.models import Competition, Game
-from arena.ratings.services import ratings_apply_game
-from engine.builtin import builtin_bots
-from tests.arena.factories import KOREAN, UserFactory, match_with_seats
+from arena.matches.models import Competition
+from tests.arena.factories import KOREAN, UserFactory
 
 
 @pytest.fixture
@@ -38,57 +31,6 @@ def bob_client(bob) -> Client:
     client = Client()
     client.force_login(bob)
     return client
-
-
-def real_game_log(*, seed: int = 7, players: int = 2) -> dict[str, Any]:
-    """A replayable log of example bots, with the sandbox's extra keys added."""
-    factories = builtin_bots()
-    kinds = ["greedy", "random", "heuristic"]
-    bots = [factories[kinds[s % len(kinds)]](seed + s) for s in range(players)]
-    log = engine.play_game(bots, seed=seed, names=[f"seat{s}" for s in range(players)])
-    log["seating"] = list(range(players))
-    log["stderr"] = [
-        [{"event": 1, "turn": 0, "lines": [f"secret thoughts of seat {s} <b>"]}]
-        for s in range(players)
-    ]
-    log["debug"] = [{"seat": s, "event": 2, "text": f"debug of seat {s}"} for s in range(players)]
-    return log
-
-
-def played_match(versions, *, seed: int = 7, games: int = 2, rated: bool = True, **fields):
-    """A finished match of real games between `versions` (example bots play them),
-    with seats, games and ratings recorded as a worker would."""
-    match = match_with_seats(versions, state="done", games_planned=games, rated=rated, **fields)
-    seats = list(match.seats.all())
-    players = len(versions)
-    for number in range(games):
-        seating = [(s + number) % players for s in range(players)]
-        log = real_game_log(seed=seed + number, players=players)
-        log["seating"] = seating
-        log["names"] = [versions[index].bot.name for index in seating]
-        summary = game_summary(log)
-        game = Game.objects.create(
-            match=match,
-            number=number,
-            seating=seating,
-            ranks=summary.ranks,
-            winner_index=summary.winner_index,
-            turns=summary.turns,
-            adjudicated=summary.adjudicated,
-            faults=summary.faults,
-            log_compressed=log_compress(log),
-        )
-        if rated and match.competition_id:
-            ratings_apply_game(game=game)
-        for seat in seats:
-            seat.games += 1
-            seat.wins += summary.ranks[seat.index] == 1
-            seat.rank_sum += summary.ranks[seat.index]
-    for seat in seats:
-        seat.save()
-    match.finished_at = timezone.now()
-    match.save(update_fields=["finished_at"])
-    return match
 
 
 @pytest.fixture(autouse=True)

@@ -8,7 +8,7 @@ from django.urls import reverse
 from arena.ratings.models import Rating
 from arena.web.examples import example_bots
 from tests.arena.factories import ActiveBotVersionFactory, BotFactory, match_with_seats
-from tests.arena.web.conftest import played_match
+from tests.arena.web.games import played_match
 
 pytestmark = pytest.mark.django_db
 

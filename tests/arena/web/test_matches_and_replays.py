@@ -11,7 +11,7 @@ import engine
 from arena.matches.models import Match
 from arena.matches.selectors import game_log
 from tests.arena.factories import ActiveBotVersionFactory, BotFactory, match_with_seats
-from tests.arena.web.conftest import played_match
+from tests.arena.web.games import played_match
 
 pytestmark = pytest.mark.django_db
 

@@ -9,7 +9,7 @@ from arena.matches.models import Match
 from arena.tournaments.models import Tournament
 from arena.tournaments.services import tournament_create
 from tests.arena.factories import KOREAN, ActiveBotVersionFactory, BotFactory, match_with_seats
-from tests.arena.web.conftest import played_match
+from tests.arena.web.games import played_match
 
 pytestmark = pytest.mark.django_db
 

@@ -152,6 +152,10 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     for name in BOTS:
         assert table.get_by_role("link", name=name).count() == 1
     screenshot(page, "leaderboard")
+    page.get_by_role("link", name="Games").click()
+    page.wait_for_url(re.compile(r"sort=-games"))
+    games_column = [int(n) for n in table.locator("tbody tr td:nth-child(5)").all_inner_texts()]
+    assert games_column == sorted(games_column, reverse=True)
     page.get_by_label("Search bots").fill("greedy")
     page.get_by_role("button", name="Search").click()
     assert table.locator("tbody tr").count() == 1
@@ -207,6 +211,12 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
     page.goto(base + reverse("web:game-replay", args=[game.pk]) + f"#frame={middle}")
     page.wait_for_function(f"document.getElementById('table').dataset.frame === '{middle}'")
     assert shown() == expected_state(frames[middle])
+
+    # "#turn=N" opens the first state of turn N.
+    turn = frames[middle]["turn"]
+    first_of_turn = next(f["index"] for f in frames if f["turn"] >= turn)
+    page.goto(base + reverse("web:game-replay", args=[game.pk]) + f"#turn={turn}")
+    page.wait_for_function(f"document.getElementById('table').dataset.frame === '{first_of_turn}'")
 
     # The owner sees the bot's stderr beside the decision it was written for.
     log = game_log(game=game)

@@ -1,8 +1,9 @@
-"""Removing what crashed workers left behind: bot containers, empty bot cgroups.
+"""Removing what crashed workers left behind: bot containers and bot cgroups.
 
 A worker tears its bots down itself; this is for when it could not (killed, host
-rebooted). bwrap trees need nothing here: `--die-with-parent` ends them with
-their worker, and they never write to the host's disk.
+rebooted). bwrap sandboxes end with their worker (`--die-with-parent`) and never
+write to the host's disk, but their cgroups stay, as may a subprocess bot's
+daemonized children: both are reaped through the dead worker's cgroups.
 """
 
 from __future__ import annotations

@@ -8,7 +8,6 @@ each game, so no bot keeps a lucky seat or a lucky hand.
 from __future__ import annotations
 
 import hashlib
-import statistics
 import time
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -22,7 +21,7 @@ from sandbox.backends.select import launcher_for, resolve_backend
 from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
 from sandbox.program import BotProgram
-from sandbox.seat import GameRecord, SandboxedBot
+from sandbox.seat import GameRecord, SandboxedBot, latency_summary
 
 Progress = Callable[[int, dict[str, Any]], None]
 
@@ -61,15 +60,7 @@ class SeatReport:
 
     @property
     def latency(self) -> dict[str, float | None]:
-        lat = sorted(self.latencies_ms)
-        if not lat:
-            return {"mean_ms": None, "p50_ms": None, "p95_ms": None, "max_ms": None}
-        return {
-            "mean_ms": statistics.fmean(lat),
-            "p50_ms": lat[len(lat) // 2],
-            "p95_ms": lat[min(len(lat) - 1, int(len(lat) * 0.95))],
-            "max_ms": lat[-1],
-        }
+        return latency_summary(self.latencies_ms)
 
 
 @dataclass

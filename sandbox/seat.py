@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import statistics
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
@@ -22,6 +22,24 @@ from sandbox.process import BotProcess
 from sandbox.wire import encode_message, parse_reply
 
 Launcher = Callable[[], BotProcess]
+
+
+def latency_summary(latencies_ms: Sequence[float]) -> dict[str, float | None]:
+    """Count, mean, median, 95th percentile and worst of some decision times.
+
+    >>> latency_summary([1.0, 2.0, 3.0, 10.0])["p50_ms"]
+    2.5
+    """
+    if not latencies_ms:
+        return {"decisions": 0, "mean_ms": None, "p50_ms": None, "p95_ms": None, "max_ms": None}
+    ordered = sorted(latencies_ms)
+    return {
+        "decisions": len(ordered),
+        "mean_ms": round(statistics.fmean(ordered), 3),
+        "p50_ms": round(statistics.median(ordered), 3),
+        "p95_ms": round(ordered[min(len(ordered) - 1, int(len(ordered) * 0.95))], 3),
+        "max_ms": round(ordered[-1], 3),
+    }
 
 
 @dataclass
@@ -37,18 +55,11 @@ class GameRecord:
     fault: str | None = None
 
     def timing(self) -> dict[str, Any]:
-        lat = self.latencies_ms
-        summary = {
-            "decisions": len(lat),
-            "mean_ms": round(statistics.fmean(lat), 3) if lat else None,
-            "p50_ms": round(statistics.median(lat), 3) if lat else None,
-            "max_ms": round(max(lat), 3) if lat else None,
-        }
         return {
             "startup_ms": None if self.startup_ms is None else round(self.startup_ms, 1),
             "bank_left_ms": round(self.bank_left_ms, 1),
-            "latency": summary,
-            "latencies_ms": [round(x, 3) for x in lat],
+            "latency": latency_summary(self.latencies_ms),
+            "latencies_ms": [round(x, 3) for x in self.latencies_ms],
         }
 
 

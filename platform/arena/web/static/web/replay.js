@@ -72,8 +72,7 @@
         text("The discard pile is shuffled into a new draw pile of " + plural(event.count, "card"));
         break;
       case "fault":
-        node.classList.add("ev-fault");
-        text(who + " faults: " + event.reason + " (out of the game)");
+        node.appendChild(el("span", "ev-fault", who + " faults: " + event.reason + " (out of the game)"));
         break;
       case "skip":
         text(who + " is skipped");

@@ -92,14 +92,13 @@ class ProgressBar:
 
 
 def _players(
-    specs: Sequence[str], *, backend: str, limits: Limits, seed: int
+    specs: Sequence[str], *, backend: str, limits: Limits, seed: int, deadline: float
 ) -> tuple[list[Player], list[str], str | None]:
     """Players for bot arguments: built-in names in-process, anything else a bot file."""
     builtins = engine.builtin_bots()
     chosen: str | None = None
     players: list[Player] = []
     names: list[str] = []
-    deadline = time.monotonic() + limits.match_s
     for index, spec in enumerate(specs):
         if spec in builtins:
             players.append(InProcessBot(builtins[spec](seed + index)))
@@ -124,9 +123,10 @@ def _players(
 
 def command_match(args: argparse.Namespace) -> int:
     limits = Limits()
+    deadline = time.monotonic() + limits.match_s
     try:
         players, names, backend = _players(
-            args.bots, backend=args.backend, limits=limits, seed=args.seed
+            args.bots, backend=args.backend, limits=limits, seed=args.seed, deadline=deadline
         )
     except (ValueError, InfrastructureError) as error:
         print(f"onecard: {error}", file=sys.stderr)
@@ -141,6 +141,7 @@ def command_match(args: argparse.Namespace) -> int:
             games=args.games,
             seed=args.seed,
             ruleset=args.ruleset,
+            deadline=deadline,
             progress=progress,
         )
     except (engine.RulesetError, InfrastructureError) as error:

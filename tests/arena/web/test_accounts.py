@@ -143,3 +143,9 @@ def test_the_curl_line_really_uploads(alice_client, alice):
     )
     assert response.status_code == 201, response.content
     assert BotVersion.objects.get(bot__name="my-bot").bot.owner == alice
+
+
+def test_pages_that_only_read_refuse_other_methods(alice_client):
+    for name in ("web:home", "web:leaderboard", "web:tournament-list", "web:profile"):
+        assert alice_client.put(reverse(name)).status_code == 405, name
+        assert alice_client.head(reverse(name)).status_code == 200, name

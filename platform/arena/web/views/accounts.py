@@ -12,7 +12,7 @@ from django.shortcuts import redirect, render
 from django.urls import reverse, reverse_lazy
 from django.utils.http import url_has_allowed_host_and_scheme
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 from rest_framework.authtoken.models import Token
 
 from arena.web.api_hints import upload_curl_command
@@ -72,6 +72,7 @@ class PasswordChangeView(auth_views.PasswordChangeView):
         return response
 
 
+@require_safe
 @never_cache
 @login_required
 def profile(request: HttpRequest) -> HttpResponse:

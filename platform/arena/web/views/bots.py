@@ -10,7 +10,7 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST
+from django.views.decorators.http import require_POST, require_safe
 
 from arena.bots.models import BotVersion
 from arena.bots.selectors import (
@@ -30,6 +30,7 @@ BOT_PAGE_MATCHES = 15
 LIVE_STATUSES = frozenset({BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING})
 
 
+@require_safe
 @login_required
 def my_bots(request: HttpRequest) -> HttpResponse:
     bots = bots_with_versions_for_owner(user=request.user)
@@ -58,6 +59,7 @@ def bot_submit(request: HttpRequest) -> HttpResponse:
     return render(request, "web/bots/submit.html", {"nav": "submit", "form": form})
 
 
+@require_safe
 @never_cache
 @login_required
 def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
@@ -75,6 +77,7 @@ def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 @never_cache
 @login_required
 def version_status(request: HttpRequest, pk: int) -> JsonResponse:
@@ -118,6 +121,7 @@ def version_retire(request: HttpRequest, pk: int) -> HttpResponse:
     return _version_action(request, pk, bot_version_retire, "is retired")
 
 
+@require_safe
 @never_cache
 @login_required
 def version_download(request: HttpRequest, pk: int) -> HttpResponse:
@@ -134,6 +138,7 @@ def version_download(request: HttpRequest, pk: int) -> HttpResponse:
     return response
 
 
+@require_safe
 def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
     bot = bot_get(name=name)
     ratings = list(bot_ratings(bot=bot))

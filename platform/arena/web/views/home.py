@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from django.http import FileResponse, Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from arena.matches.selectors import match_list, matches_live
 from arena.ratings.selectors import leaderboard_list
@@ -14,6 +15,7 @@ HOME_LEADERS = 10
 HOME_MATCHES = 8
 
 
+@require_safe
 def home(request: HttpRequest) -> HttpResponse:
     competition = competition_default()
     leaders = leaderboard_list(competition=competition, limit=HOME_LEADERS) if competition else []
@@ -30,6 +32,7 @@ def home(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_safe
 def example_bot_download(request: HttpRequest, name: str) -> FileResponse:
     example = example_bot_get(name=name)
     if example is None:

@@ -5,6 +5,7 @@ from __future__ import annotations
 from django.core.paginator import Paginator
 from django.http import Http404, HttpRequest, HttpResponse
 from django.shortcuts import render
+from django.views.decorators.http import require_safe
 
 from arena.matches.selectors import competition_list
 from arena.ratings.selectors import LEADERBOARD_ORDERINGS, leaderboard_queryset, leaderboard_rows
@@ -37,6 +38,7 @@ def _sort_links(current: str) -> dict[str, dict[str, str]]:
     return links
 
 
+@require_safe
 def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     competition = competition_for_page(slug=slug)
     if competition is None:

@@ -7,6 +7,7 @@ import json
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 from arena.matches.models import Match
 from arena.matches.selectors import game_get, match_get
@@ -22,6 +23,7 @@ def match_fingerprint(match: Match, games: int) -> str:
     return f"{match.state}:{games}"
 
 
+@require_safe
 def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     match = match_get(pk=pk)
     seats = list(match.seats.all())
@@ -46,6 +48,7 @@ def match_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 @never_cache
 def match_status(request: HttpRequest, pk: int) -> JsonResponse:
     match = match_get(pk=pk)
@@ -63,6 +66,7 @@ def match_status(request: HttpRequest, pk: int) -> JsonResponse:
     )
 
 
+@require_safe
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_get(pk=pk)
     replay = game_replay_for_user(user=request.user, game=game)
@@ -74,6 +78,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 def game_log_download(request: HttpRequest, pk: int) -> HttpResponse:
     """The log as this user may see it: other owners' stderr and debug removed."""
     game = game_get(pk=pk)

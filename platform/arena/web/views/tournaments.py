@@ -9,6 +9,7 @@ from django.core.paginator import Paginator
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import get_object_or_404, redirect, render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.http import require_safe
 
 import engine
 from arena.matches.selectors import match_list
@@ -30,6 +31,7 @@ def _percent(done: int, total: int) -> int:
     return round(100 * done / total) if total else 0
 
 
+@require_safe
 def tournament_list(request: HttpRequest) -> HttpResponse:
     page = Paginator(tournament_list_with_progress(), PAGE_SIZE).get_page(request.GET.get("page"))
     return render(
@@ -69,6 +71,7 @@ def tournament_new(request: HttpRequest) -> HttpResponse:
     )
 
 
+@require_safe
 def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     tournament = get_object_or_404(Tournament.objects.select_related("created_by"), pk=pk)
     done, total = tournament_progress(tournament=tournament)
@@ -102,6 +105,7 @@ def tournament_detail(request: HttpRequest, pk: int) -> HttpResponse:
     )
 
 
+@require_safe
 @never_cache
 def tournament_progress_view(request: HttpRequest, pk: int) -> JsonResponse:
     tournament = get_object_or_404(Tournament, pk=pk)

@@ -219,7 +219,12 @@ REST_FRAMEWORK = {
     "DEFAULT_THROTTLE_RATES": {
         "uploads": env_str("ARENA_UPLOAD_RATE", "30/hour"),
         "login": env_str("ARENA_LOGIN_RATE", "20/hour"),
+        "signup": env_str("ARENA_SIGNUP_RATE", "20/hour"),
     },
+    # Throttles tell visitors apart by address. X-Forwarded-For is trusted only from
+    # this many proxies in front of the site (0: never), or a client could send a new
+    # header with each request and never be throttled.
+    "NUM_PROXIES": env_int("ARENA_NUM_PROXIES", 0, minimum=0),
 }
 SPECTACULAR_SETTINGS = {
     "TITLE": "OneCard Arena API",

@@ -15,6 +15,7 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_POST, require_safe
 from rest_framework.authtoken.models import Token
 
+from arena.core.throttles import throttle_allows
 from arena.web.api_hints import upload_curl_command
 from arena.web.forms import SignUpForm
 
@@ -34,6 +35,10 @@ def signup(request: HttpRequest) -> HttpResponse:
     if request.user.is_authenticated:
         return redirect("web:profile")
     form = SignUpForm(request.POST or None)
+    if request.method == "POST" and not throttle_allows(request, scope="signup"):
+        form.add_error(None, "Too many sign-ups from your address. Please try again later.")
+        context = {"form": form, "nav": "signup", "next": _safe_next(request, "")}
+        return render(request, "web/accounts/signup.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         user = form.save()
         login(request, user, backend="django.contrib.auth.backends.ModelBackend")

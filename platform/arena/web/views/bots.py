@@ -19,6 +19,7 @@ from arena.bots.selectors import (
     bot_version_get_for_owner,
 )
 from arena.bots.services import bot_version_activate, bot_version_retire, bot_version_upload
+from arena.core.throttles import throttle_allows
 from arena.matches.selectors import match_list
 from arena.ratings.selectors import head_to_head, rating_history
 from arena.web.charts import history_chart
@@ -41,6 +42,11 @@ def my_bots(request: HttpRequest) -> HttpResponse:
 def bot_submit(request: HttpRequest) -> HttpResponse:
     initial = {"name": request.GET.get("name", "")}
     form = BotUploadForm(request.POST or None, request.FILES or None, initial=initial)
+    if request.method == "POST" and not throttle_allows(request, scope="uploads"):
+        # The same count as the upload API: the form is no way around its limit.
+        form.add_error(None, "Too many uploads in the last hour. Please try again later.")
+        context = {"nav": "submit", "form": form}
+        return render(request, "web/bots/submit.html", context, status=429)
     if request.method == "POST" and form.is_valid():
         try:
             version = bot_version_upload(

@@ -103,8 +103,11 @@ class CompetitionFactory(factory.django.DjangoModelFactory):
 
 
 def default_competition() -> Competition:
-    """The competition the data migration created."""
-    return Competition.objects.get(is_default=True)
+    """The competition the data migration created (restored if a transactional
+    test's flush removed it)."""
+    from arena.matches.selectors import default_competition as selector
+
+    return selector()
 
 
 class MatchFactory(factory.django.DjangoModelFactory):

@@ -20,7 +20,7 @@ from arena.bots.models import BotVersion
 from arena.ratings.models import Rating
 
 from .models import Competition, Match
-from .selectors import ACTIVE_STATES, bots_busy_ids
+from .selectors import ACTIVE_STATES, bots_busy_ids, default_competition
 from .services import match_create
 
 DEFAULT_ELO = 1500.0
@@ -93,6 +93,7 @@ def ladders_matchmake(*, rng: random.Random | None = None) -> list[Match]:
     """
     rng = rng or random.Random()
     created: list[Match] = []
+    default_competition()  # the default ladder always exists (restored if deleted)
     with transaction.atomic():
         competitions = list(
             Competition.objects.select_for_update().filter(ladder_enabled=True).order_by("pk")

@@ -9,6 +9,7 @@ from django.shortcuts import get_object_or_404
 
 from arena.bots.models import Bot
 
+from .defaults import DEFAULT_COMPETITION, DEFAULT_SLUG, KOREAN_RULESET
 from .logs import log_decompress
 from .models import Competition, Game, Match, MatchSeat
 
@@ -16,10 +17,16 @@ ACTIVE_STATES = (Match.State.QUEUED, Match.State.RUNNING)
 
 
 def default_competition() -> Competition:
-    """The default ladder (created by a migration): korean rules at two seats."""
+    """The default ladder (created by a migration): korean rules at two seats.
+
+    Put back if it was deleted, so that qualification and challenges, which play
+    under its ruleset, never stop working for want of one row.
+    """
     competition = Competition.objects.filter(is_default=True).order_by("pk").first()
     if competition is None:
-        raise Competition.DoesNotExist("No default competition: run the migrations.")
+        competition, _ = Competition.objects.get_or_create(
+            slug=DEFAULT_SLUG, defaults={**DEFAULT_COMPETITION, "ruleset": dict(KOREAN_RULESET)}
+        )
     return competition
 
 

@@ -16,6 +16,8 @@ from tests.support.worker import wait_for
 
 @pytest.mark.slow
 def test_uploads_qualify_and_play_on_a_real_worker(celery_worker_process):
+    # An earlier transactional test's flush may have removed the migration's rows.
+    competition = default_competition()
     user = UserFactory()
     versions = []
     for name in ("random", "greedy"):
@@ -43,7 +45,6 @@ def test_uploads_qualify_and_play_on_a_real_worker(celery_worker_process):
     )
     assert statuses() == ["active", "active", "failed"]
 
-    competition = default_competition()
     match = match_create(
         kind=Match.Kind.LADDER,
         versions=[BotVersion.objects.get(pk=v.pk) for v in versions],

@@ -130,3 +130,13 @@ def test_challenge_only_with_ones_own_active_bot():
     assert "opponent" in caught.value.message_dict
     with pytest.raises(ValidationError):
         challenge_create(user=mine.bot.owner, bot=mine.bot, opponent=mine.bot)
+
+
+def test_the_default_competition_is_restored_if_deleted():
+    from arena.matches.models import Competition
+    from arena.matches.selectors import default_competition as selector
+
+    Competition.objects.all().delete()
+    restored = selector()
+    assert (restored.slug, restored.seats, restored.is_default) == ("korean-2", 2, True)
+    assert restored.ruleset["attack_values"]["CJ"] == 10

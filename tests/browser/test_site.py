@@ -226,6 +226,16 @@ def test_the_site_in_a_browser(site_url, celery_worker_process, page):
         page.get_by_role("link", name="Download the log (JSON)").click()
     assert json.loads(download.value.path().read_text()) == game_log(game=game)
 
+    # A challenge from a bot page; the match page follows it live until it is done.
+    page.goto(base + reverse("web:bot-detail", args=["my-greedy"]))
+    page.get_by_label("Challenge with").select_option(label="my-heuristic")
+    page.get_by_role("button", name="Challenge my-greedy").click()
+    page.wait_for_url(re.compile(r"/matches/\d+/$"))
+    page.wait_for_selector('#match-state[data-state="done"]', timeout=120_000)
+    challenge = Match.objects.get(pk=int(page.url.rstrip("/").rsplit("/", 1)[1]))
+    assert challenge.kind == Match.Kind.CHALLENGE
+    assert page.locator("#games tbody tr").count() == challenge.games_planned
+
     # A small tournament between the user's bots; progress reaches 100%.
     page.goto(base + reverse("web:tournament-new"))
     page.get_by_label("Name").fill("Browser cup")

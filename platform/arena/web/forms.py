@@ -92,3 +92,13 @@ class TournamentForm(ServiceErrorsMixin, forms.Form):
     def __init__(self, *args: object, entrants: QuerySet[Bot], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["bots"].queryset = entrants  # type: ignore[attr-defined]
+
+
+class ChallengeForm(ServiceErrorsMixin, forms.Form):
+    bot = forms.ModelChoiceField(
+        label="Challenge with", queryset=Bot.objects.none(), empty_label=None
+    )
+
+    def __init__(self, *args: object, challengers: QuerySet[Bot], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        self.fields["bot"].queryset = challengers  # type: ignore[attr-defined]

@@ -25,6 +25,7 @@ urlpatterns = [
     path("my/versions/<int:pk>/retire/", bots.version_retire, name="version-retire"),
     path("my/versions/<int:pk>/code/", bots.version_download, name="version-download"),
     path("bots/<str:name>/", bots.bot_detail, name="bot-detail"),
+    path("bots/<str:name>/challenge/", bots.bot_challenge, name="bot-challenge"),
     # Ladders.
     path("leaderboard/", leaderboard.leaderboard, name="leaderboard"),
     path("leaderboard/<slug:slug>/", leaderboard.leaderboard, name="competition-leaderboard"),

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
+from django.test import Client
 from django.urls import reverse
 
 from arena.bots.models import Bot, BotVersion
+from arena.matches.models import Match
 from tests.arena.factories import (
     DRAW_BOT_SOURCE,
     ActiveBotVersionFactory,
@@ -161,3 +163,40 @@ def test_bot_page_escapes_user_text(client, alice):
 
 def test_unknown_bot_is_404(client, db):
     assert client.get(reverse("web:bot-detail", args=["nobody"])).status_code == 404
+
+
+def test_challenge_from_the_bot_page(alice_client, alice, bob):
+    mine = ActiveBotVersionFactory(bot=BotFactory(owner=alice, name="mine"))
+    theirs = ActiveBotVersionFactory(bot=BotFactory(owner=bob, name="theirs"))
+    url = reverse("web:bot-challenge", args=["theirs"])
+    page = alice_client.get(reverse("web:bot-detail", args=["theirs"])).content.decode()
+    assert f'action="{url}"' in page
+    assert alice_client.get(url).status_code == 405
+    response = alice_client.post(url, {"bot": mine.bot.pk})
+    match = Match.objects.get(kind=Match.Kind.CHALLENGE)
+    assert response["Location"] == reverse("web:match-detail", args=[match.pk])
+    assert [seat.bot_version for seat in match.seats.order_by("index")] == [mine, theirs]
+    assert not match.rated
+
+
+def test_challenge_only_with_ones_own_active_bot(alice_client, bob_client, alice, bob):
+    theirs = ActiveBotVersionFactory(bot=BotFactory(owner=bob, name="theirs"))
+    BotVersionFactory(bot=BotFactory(owner=alice, name="unready"))
+    url = reverse("web:bot-challenge", args=["theirs"])
+    page = alice_client.get(reverse("web:bot-detail", args=["theirs"])).content.decode()
+    assert f'action="{url}"' not in page  # alice has no bot that could play
+    response = alice_client.post(url, {"bot": theirs.bot.pk}, follow=True)
+    assert "Choose one of your bots" in response.content.decode()
+    assert not Match.objects.exists()
+    assert Client().post(url, {"bot": theirs.bot.pk}).status_code == 302  # to the login
+
+
+def test_challenge_limit_is_shown(alice_client, alice, bob, settings):
+    settings.ARENA_CHALLENGES_PER_DAY = 0
+    mine = ActiveBotVersionFactory(bot=BotFactory(owner=alice, name="mine"))
+    ActiveBotVersionFactory(bot=BotFactory(owner=bob, name="theirs"))
+    response = alice_client.post(
+        reverse("web:bot-challenge", args=["theirs"]), {"bot": mine.bot.pk}, follow=True
+    )
+    assert "Daily limit" in response.content.decode()
+    assert not Match.objects.exists()

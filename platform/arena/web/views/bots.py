@@ -14,6 +14,7 @@ from django.views.decorators.http import require_POST, require_safe
 
 from arena.bots.models import BotVersion
 from arena.bots.selectors import (
+    bot_active_version,
     bot_get,
     bot_version_code_for_owner,
     bot_version_get_for_owner,
@@ -21,10 +22,16 @@ from arena.bots.selectors import (
 from arena.bots.services import bot_version_activate, bot_version_retire, bot_version_upload
 from arena.core.throttles import throttle_allows
 from arena.matches.selectors import match_list
+from arena.matches.services import challenge_create
 from arena.ratings.selectors import head_to_head, rating_history
 from arena.web.charts import history_chart
-from arena.web.forms import BotUploadForm
-from arena.web.selectors import bot_ratings, bots_with_versions_for_owner, competition_pick
+from arena.web.forms import BotUploadForm, ChallengeForm
+from arena.web.selectors import (
+    bot_ratings,
+    bots_with_versions_for_owner,
+    competition_pick,
+    tournament_entrant_choices,
+)
 
 BOT_PAGE_MATCHES = 15
 # Qualification is still under way in these states: the version page keeps polling.
@@ -155,6 +162,10 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
     is_owner = request.user.is_authenticated and (
         request.user.is_staff or bot.owner_id == request.user.pk
     )
+    challenge_form = None
+    if request.user.is_authenticated and bot_active_version(bot=bot) is not None:
+        challengers = tournament_entrant_choices(user=request.user).exclude(pk=bot.pk)
+        challenge_form = ChallengeForm(challengers=challengers)
     return render(
         request,
         "web/bots/bot_detail.html",
@@ -167,5 +178,25 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
             "chart": history_chart(history),
             "opponents": opponents,
             "recent": recent,
+            "challenge_form": challenge_form,
         },
     )
+
+
+@require_POST
+@login_required
+def bot_challenge(request: HttpRequest, name: str) -> HttpResponse:
+    """An unrated match against this bot with one of the user's own bots."""
+    opponent = bot_get(name=name)
+    challengers = tournament_entrant_choices(user=request.user).exclude(pk=opponent.pk)
+    form = ChallengeForm(request.POST, challengers=challengers)
+    if not form.is_valid():
+        messages.error(request, "Choose one of your bots that has an active version.")
+        return redirect("web:bot-detail", name=opponent.name)
+    try:
+        match = challenge_create(user=request.user, bot=form.cleaned_data["bot"], opponent=opponent)
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+        return redirect("web:bot-detail", name=opponent.name)
+    messages.success(request, f"Challenge queued: {form.cleaned_data['bot'].name} vs {opponent}.")
+    return redirect("web:match-detail", pk=match.pk)

@@ -382,7 +382,8 @@ def seed_large(*, bots: int, games: int, games_per_match: int, seed: int) -> dic
     rank_sum = dict.fromkeys(bot_ids, 0)
     trend: dict[int, list[float]] = {bid: [] for bid in bot_ids}
     last_played: dict[int, datetime] = {}
-    rating_id = {bid: r + 1 for r, bid in enumerate(bot_ids)}
+    r0 = (Rating.objects.order_by("-pk").values_list("pk", flat=True).first() or 0) + 1
+    rating_id = {bid: r0 + r for r, bid in enumerate(bot_ids)}
     log = zlib.compress(b'{"format":"onecard-replay/1"}')
     game_rows: list[tuple[object, ...]] = []
     change_rows: list[tuple[object, ...]] = []

@@ -89,10 +89,10 @@ def history_chart(
     while value <= high + 1e-9:
         ticks.append(Tick(y=round(y_of(value), 1), label=f"{value:.0f}"))
         value += step
-    # Point i of `points` is value i + 1: the mark sits where the new version's first
-    # game ends.
+    # Game i of `points` runs from value i to value i + 1: the mark sits where the new
+    # version's first game starts, so everything right of it is that version's.
     marks = [
-        VersionMark(x=round(x_of(i + 1), 1), label=f"v{p.version_number}")
+        VersionMark(x=round(x_of(i), 1), label=f"v{p.version_number}")
         for i, p in enumerate(points)
         if p.version_changed
     ]

@@ -68,7 +68,8 @@ def test_history_chart_marks_version_changes():
     xs = [float(pair.split(",")[0]) for pair in chart.points.split()]
     assert len(xs) == 5  # the starting rating and one point per game
     assert xs == sorted(xs)
-    assert chart.marks[1].x == pytest.approx(xs[3], abs=0.1)
+    assert chart.marks[0].x == pytest.approx(xs[0], abs=0.1)
+    assert chart.marks[1].x == pytest.approx(xs[2], abs=0.1)
     ys = [float(pair.split(",")[1]) for pair in chart.points.split()]
     # Higher Elo is drawn higher (smaller y).
     assert ys[2] < ys[3]

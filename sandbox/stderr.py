@@ -14,6 +14,9 @@ from collections.abc import Callable
 
 # One line longer than this is cut: the tail is for reading, not for data.
 MAX_LINE_CHARS = 2000
+# At most this much is read in one `sync`: a bot writing all the time cannot keep
+# the engine's thread reading its stderr forever.
+SYNC_BYTES = 1 << 20
 
 
 def _clean(raw: bytes) -> str:
@@ -90,22 +93,22 @@ class StderrDrain:
         poller.register(self._fd, select.POLLIN)
         return bool(poller.poll(timeout_ms))
 
-    def _read_once(self) -> bool:
-        """One read under the lock; False once the stream has ended."""
+    def _read_once(self) -> int | None:
+        """One read under the lock: bytes taken in, or None once the stream has ended."""
         with self._lock:
             if self._ended:
-                return False
+                return None
             try:
                 data = self._read()
             except (OSError, ValueError):  # closed under us by teardown
                 data = b""
             if data is None:
-                return True
+                return 0
             if not data:
                 self._ended = True
-                return False
+                return None
             self._tail.feed(data)
-            return True
+            return len(data)
 
     def _run(self) -> None:
         while not self._ended:
@@ -113,13 +116,17 @@ class StderrDrain:
                 ready = self._ready(200)
             except (OSError, ValueError):
                 return
-            if ready and not self._read_once():
+            if ready and self._read_once() is None:
                 return
 
     def sync(self) -> None:
-        while not self._ended and self._ready(0):
-            if not self._read_once():
+        """Take in what is already written: bounded, as a bot may write without end."""
+        taken = 0
+        while taken < SYNC_BYTES and not self._ended and self._ready(0):
+            got = self._read_once()
+            if not got:
                 return
+            taken += got
 
     def stop(self, timeout_s: float = 1.0) -> None:
         """Wait for the end of the stream (its writers are dead), then stop reading.

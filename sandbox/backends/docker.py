@@ -31,7 +31,7 @@ from sandbox.labels import container_labels
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
-from sandbox.stderr import StderrTail
+from sandbox.stderr import SYNC_BYTES, StderrTail
 
 DEFAULT_IMAGE = "onecard-bot-runtime:latest"
 BOT_DIR = "/bot"
@@ -105,8 +105,11 @@ class _Multiplexed:
     bot flooding stderr never blocks. A lock keeps the two from reading at once.
     """
 
-    def __init__(self, sock: socket.socket, tail: StderrTail, name: str) -> None:
+    def __init__(self, sock: socket.socket, tail: StderrTail, name: str, stdout_cap: int) -> None:
         self.sock = sock
+        # Output nobody asked for waits here for the next message, which faults on it;
+        # past the cap the drain stops reading, so a bot cannot fill the worker's memory.
+        self._stdout_cap = stdout_cap
         self.tail = tail
         self.stdout = bytearray()
         self.ended = False
@@ -125,17 +128,18 @@ class _Multiplexed:
         poller = self._poll_drain if drain else self._poll_main
         return bool(poller.poll(max(0, int(timeout_s * 1000 + 0.999))))
 
-    def pump(self) -> None:
-        """Read what is there now and sort it into stdout and the stderr tail (lock held)."""
+    def pump(self) -> int:
+        """Read what is there now and sort it into stdout and the stderr tail (lock held);
+        the number of bytes read."""
         try:
             data = self.sock.recv(_CHUNK)
         except BlockingIOError:
-            return
+            return 0
         except OSError:
             data = b""
         if not data:
             self.ended = True
-            return
+            return 0
         frames = self._frames
         frames += data
         while len(frames) >= _FRAME_HEADER.size:
@@ -149,6 +153,7 @@ class _Multiplexed:
                 self.stdout += payload
             else:
                 self.tail.feed(payload)
+        return len(data)
 
     def _drain(self) -> None:
         while not self.ended and not self._stopping:
@@ -156,19 +161,23 @@ class _Multiplexed:
                 readable = self.ready(0.2, drain=True)
             except (OSError, ValueError):
                 return
-            if readable:
+            if readable and len(self.stdout) > self._stdout_cap:
+                time.sleep(0.05)  # the bot's next message faults it; until then, wait
+            elif readable:
                 # Blocks while the engine's thread waits for a reply: it reads then.
                 with self.lock:
                     if not self._stopping:
                         self.pump()
 
     def sync(self) -> None:
+        """Take in what is already written: bounded, as a bot may write without end."""
         with self.lock:
-            while not self.ended and self.ready(0):
-                before = len(self._frames), len(self.stdout)
-                self.pump()
-                if (len(self._frames), len(self.stdout)) == before and not self.ended:
-                    break
+            taken = 0
+            while taken < SYNC_BYTES and not self.ended and self.ready(0):
+                got = self.pump()
+                if not got:
+                    return
+                taken += got
 
     def stop(self, timeout_s: float = 1.0) -> None:
         """Wait for the end of the stream (at most `timeout_s`), then hang up and stop."""
@@ -228,7 +237,10 @@ class ContainerProcess(BotProcess):
             self._poll_in = select.poll()
             self._poll_in.register(self._socket.fileno(), select.POLLOUT)
             self._stream = _Multiplexed(
-                self._socket, self.stderr, f"stdio-{self.container_id[:12]}"
+                self._socket,
+                self.stderr,
+                f"stdio-{self.container_id[:12]}",
+                stdout_cap=limits.stdout_bytes_per_game,
             )
             self.drain = self._stream
             self.api.start(self.container_id)

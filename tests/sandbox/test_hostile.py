@@ -252,3 +252,24 @@ def test_stderr_flood_neither_blocks_nor_faults_and_is_bounded(backend: str) -> 
     kept = sum(len(line.encode()) + 1 for entry in entries for line in entry["lines"])
     assert kept <= FAST.stderr_bytes_per_game
     assert entries[-1]["lines"][-1] == "last words of this decision"
+
+
+@pytest.mark.parametrize(
+    ("stream", "reasons"),
+    [
+        # The flood may starve the bot's own replies on a busy machine: its problem.
+        ("stderr", {None, "timeout"}),
+        ("stdout", {"illegal", "limit"}),
+    ],
+)
+def test_endless_output_never_stalls_the_engine(
+    backend: str, tmp_path: Path, stream: str, reasons: set[str | None]
+) -> None:
+    started = time.monotonic()
+    log = play(render("endless_output.py", tmp_path, stream=stream), backend).games[0]
+    assert time.monotonic() - started < 30
+    assert fault_of(log) in reasons
+    seat = log["seating"].index(0)
+    kept = sum(len(line) + 1 for entry in log["stderr"][seat] for line in entry["lines"])
+    assert kept <= FAST.stderr_bytes_per_game
+    assert_opponent_played_on(log)

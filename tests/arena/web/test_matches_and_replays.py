@@ -118,3 +118,12 @@ def test_unknown_match_and_game_are_404(client, db):
     assert client.get(reverse("web:match-detail", args=[999])).status_code == 404
     assert client.get(reverse("web:game-replay", args=[999])).status_code == 404
     assert client.get(reverse("web:game-log", args=[999])).status_code == 404
+
+
+def test_replay_page_is_compressed_for_browsers_that_ask(client, match):
+    game = match.games.get(number=0)
+    url = reverse("web:game-replay", args=[game.pk])
+    plain = client.get(url)
+    packed = client.get(url, headers={"accept-encoding": "gzip"})
+    assert packed["Content-Encoding"] == "gzip"
+    assert len(packed.content) < len(plain.content) / 3

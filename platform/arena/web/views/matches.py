@@ -7,6 +7,7 @@ import json
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import render
 from django.views.decorators.cache import never_cache
+from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
 from arena.matches.models import Match
@@ -66,7 +67,10 @@ def match_status(request: HttpRequest, pk: int) -> JsonResponse:
     )
 
 
+# A long game's frames are a few hundred KiB of JSON that compress about tenfold.
+# (Django masks the CSRF token in each response, so compression does not expose it.)
 @require_safe
+@gzip_page
 def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_get(pk=pk)
     replay = game_replay_for_user(user=request.user, game=game)
@@ -79,6 +83,7 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
 
 
 @require_safe
+@gzip_page
 def game_log_download(request: HttpRequest, pk: int) -> HttpResponse:
     """The log as this user may see it: other owners' stderr and debug removed."""
     game = game_get(pk=pk)

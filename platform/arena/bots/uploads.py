@@ -165,8 +165,15 @@ def _checked_members(
                 "that looks like a zip bomb."
             )
         files.append((info, name))
-    if MAIN_MODULE not in {name for _, name in files}:
+    names = {name for _, name in files}
+    if MAIN_MODULE not in names:
         raise UploadRejected("The archive has no main.py at its root.")
+    for name in names:
+        # "a" and "a/b" cannot both be files: the archive could not be unpacked.
+        parts = name.split("/")
+        for depth in range(1, len(parts)):
+            if "/".join(parts[:depth]) in names:
+                raise UploadRejected(f"{name!r} sits inside {'/'.join(parts[:depth])!r}, a file.")
     return files
 
 

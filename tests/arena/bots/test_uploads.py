@@ -246,3 +246,8 @@ def test_upload_over_the_setting_limit(settings):
             user=UserFactory(), name="big", upload=SimpleUploadedFile("bot.py", b"#" * 4096)
         )
     assert "limit is 2048" in caught.value.message_dict["upload"][0]
+
+
+def test_file_and_folder_of_the_same_name():
+    data = make_zip({"main.py": b"", "lib": b"", "lib/util.py": b""})
+    assert "a file" in rejected(data, "bot.zip")

@@ -241,3 +241,15 @@ def test_queued_matches_whose_message_was_lost_are_sent_again(
     # A period later: the old one is due again, and the fresh one has waited too long.
     later = timezone.now() + timedelta(seconds=601)
     assert lifecycle.matches_resend_queued(now=later) == sorted([old.pk, fresh.pk])
+
+
+def test_run_match_task_retries_after_an_infrastructure_error(monkeypatch):
+    from celery.exceptions import Retry
+
+    from arena.matches.tasks import run_match
+
+    monkeypatch.setattr("arena.matches.tasks.match_run", lambda match_id: Outcome.RETRY)
+    with pytest.raises(Retry):
+        run_match.apply(args=[1], throw=True)
+    monkeypatch.setattr("arena.matches.tasks.match_run", lambda match_id: Outcome.DONE)
+    assert run_match.apply(args=[1], throw=True).successful()

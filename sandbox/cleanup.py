@@ -12,12 +12,18 @@ import contextlib
 import os
 import time
 from datetime import datetime
-from pathlib import Path
 from typing import Any
 
 import docker.errors
 
-from sandbox.backends.cgroups import CGROUP_ROOT, LEAF_PREFIX, BotCgroup, parent_dirs
+from sandbox.backends.cgroups import (
+    CGROUP_ROOT,
+    LEAF_PREFIX,
+    BotCgroup,
+    host_tag,
+    leaf_owner,
+    parent_dirs,
+)
 from sandbox.backends.docker import docker_client
 from sandbox.errors import InfrastructureError
 from sandbox.labels import BOT_LABEL, EXPIRES_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, owner_host
@@ -68,20 +74,14 @@ def _remove_orphan_containers(older_than_s: float) -> int:
     return removed
 
 
-def _cgroup_owner(leaf: Path) -> int | None:
-    """The worker pid in a group's name (`bot-<pid>-<random>`), if it has one."""
-    owner = leaf.name.removeprefix(LEAF_PREFIX).split("-", 1)[0]
-    return int(owner) if owner.isdigit() else None
-
-
 def _remove_orphan_cgroups() -> int:
     """Groups whose worker is dead: kill whatever still runs in them, then remove them."""
     removed = 0
     for parent in parent_dirs():
         for leaf in parent.glob(f"{LEAF_PREFIX}*"):
-            owner = _cgroup_owner(leaf)
-            if owner is not None and _pid_alive(owner):
-                continue
+            owner = leaf_owner(leaf.name)
+            if owner is None or owner[1] != host_tag() or _pid_alive(owner[0]):
+                continue  # not ours to judge, or its worker still runs
             group = BotCgroup([leaf], unified=parent.parent == CGROUP_ROOT)
             group.kill_all()
             group.remove()

@@ -13,6 +13,7 @@ from __future__ import annotations
 import contextlib
 import os
 import signal
+import socket
 import time
 import uuid
 from dataclasses import dataclass
@@ -33,6 +34,28 @@ def _own_v1_path(controller: str) -> str | None:
         if controller in controllers.split(","):
             return path
     return None
+
+
+def host_tag() -> str:
+    """This host's name as it can appear in a cgroup's name."""
+    return "".join(c if c.isalnum() or c in ".-" else "_" for c in socket.gethostname())[:64]
+
+
+def leaf_name(owner_pid: int) -> str:
+    """`bot-<pid>-<random>-<host>`: the owner's pid and host tell the clean-up whose
+    group it is (a pid means nothing on another host or in another container)."""
+    return f"{LEAF_PREFIX}{owner_pid}-{uuid.uuid4().hex[:12]}-{host_tag()}"
+
+
+def leaf_owner(name: str) -> tuple[int, str] | None:
+    """(pid, host) of a group named by `leaf_name`, or None.
+
+    >>> leaf_owner(leaf_name(42))[0], leaf_owner("bot-x") is None
+    (42, True)
+    """
+    pid, _, rest = name.removeprefix(LEAF_PREFIX).partition("-")
+    _, _, host = rest.partition("-")
+    return (int(pid), host) if pid.isdigit() and host else None
 
 
 def parent_dirs() -> list[Path]:
@@ -66,8 +89,7 @@ class BotCgroup:
 
     @classmethod
     def create(cls, *, memory_bytes: int, pids: int) -> BotCgroup | None:
-        # The owner's pid in the name lets a test tell its own groups from a neighbour's.
-        name = f"{LEAF_PREFIX}{os.getpid()}-{uuid.uuid4().hex[:12]}"
+        name = leaf_name(os.getpid())
         try:
             if (CGROUP_ROOT / "cgroup.controllers").exists():
                 return cls._create_v2(name, memory_bytes=memory_bytes, pids=pids)

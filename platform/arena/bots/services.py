@@ -319,16 +319,17 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
     """
     limit = settings.ARENA_FAULT_STREAK_LIMIT
     removed: list[int] = []
+    changed: list[BotVersion] = []
     versions = BotVersion.objects.select_for_update().filter(pk__in=version_ids_faulted)
     for version in versions.order_by("pk"):
         reasons = version_ids_faulted[version.pk]
         if not reasons:
             if version.consecutive_faulted_matches:
                 version.consecutive_faulted_matches = 0
-                version.save(update_fields=["consecutive_faulted_matches"])
+                changed.append(version)
             continue
         version.consecutive_faulted_matches += 1
-        fields = ["consecutive_faulted_matches"]
+        changed.append(version)
         if (
             version.consecutive_faulted_matches >= limit
             and version.status == BotVersion.Status.ACTIVE
@@ -339,7 +340,9 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
                 f"all had faults (latest: {', '.join(sorted(set(reasons)))}). "
                 "Upload a fixed version, or activate this one again to retry."
             )
-            fields += ["status", "status_reason"]
             removed.append(version.pk)
-        version.save(update_fields=fields)
+    if changed:  # one UPDATE for the whole match, not one per version
+        BotVersion.objects.bulk_update(
+            changed, ["consecutive_faulted_matches", "status", "status_reason"]
+        )
     return removed

@@ -3,11 +3,14 @@
 # Build from the repository root:  docker build -t onecard-arena:latest .
 FROM python:3.11-slim-bookworm
 
+# The code runs from /app as in a checkout (PYTHONPATH, not an install into
+# site-packages), so that the settings find bots_examples/ beside it.
 ENV PYTHONDONTWRITEBYTECODE=1 \
     PYTHONUNBUFFERED=1 \
     PIP_NO_CACHE_DIR=1 \
     DJANGO_SETTINGS_MODULE=arena.settings.production \
-    ARENA_VAR_DIR=/var/lib/arena
+    ARENA_VAR_DIR=/var/lib/arena \
+    PYTHONPATH=/app:/app/platform
 
 WORKDIR /app
 
@@ -23,9 +26,8 @@ COPY engine engine
 COPY sandbox sandbox
 COPY bots_examples bots_examples
 COPY platform platform
-RUN pip install --no-deps . \
-    # collectstatic needs settings that import cleanly: a throwaway key at build time.
-    && DJANGO_SECRET_KEY=build-only-key-build-only-key-build-only-key-build-only \
+# collectstatic needs settings that import cleanly: a throwaway key at build time.
+RUN DJANGO_SECRET_KEY=build-only-key-build-only-key-build-only-key-build-only \
        python manage.py collectstatic --noinput \
     && useradd --system --uid 10001 --home-dir /var/lib/arena arena \
     && mkdir -p /var/lib/arena && chown -R arena:arena /var/lib/arena

@@ -8,6 +8,7 @@ without isolation when ARENA_ALLOW_UNSANDBOXED is off: their code is ours.
 
 from __future__ import annotations
 
+import logging
 import tempfile
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import contextmanager
@@ -22,6 +23,9 @@ from arena.bots.models import BotVersion
 from arena.bots.services import upload_limits
 from arena.bots.uploads import extract_zip
 from arena.settings.env import REPO_ROOT
+from sandbox.errors import InfrastructureError
+
+logger = logging.getLogger(__name__)
 
 EXAMPLES_DIR = REPO_ROOT / "bots_examples"
 QUALIFIER_BOT = EXAMPLES_DIR / "random_bot.py"
@@ -77,19 +81,32 @@ def run_sandboxed_match(
 ) -> Any:
     """`sandbox.run_match` with the configured backend; returns its MatchResult.
 
-    Raises sandbox.InfrastructureError when no sandbox can run the bots.
+    Raises sandbox.InfrastructureError when no sandbox can run the bots. A table
+    of example bots only, under `auto`, falls back to plain processes: that code
+    is ours, and a fresh `make run` on a machine whose Docker lacks the bot image
+    (or that has no sandbox at all) still gets a playing ladder.
     """
     trusted = all(entrant.trusted for entrant in entrants)
-    runtime = settings.ARENA_SANDBOX_RUNTIME or None
+    backend = settings.ARENA_SANDBOX_BACKEND
     with bot_programs(entrants) as programs:
-        return sandbox.run_match(
-            programs,
-            games=games,
-            seed=seed,
-            ruleset=ruleset,
-            backend=settings.ARENA_SANDBOX_BACKEND,
-            allow_unsandboxed=settings.ARENA_ALLOW_UNSANDBOXED or trusted,
-            image=settings.ARENA_SANDBOX_IMAGE,
-            runtime=runtime,
-            progress=progress,
-        )
+
+        def run(chosen: str) -> Any:
+            return sandbox.run_match(
+                programs,
+                games=games,
+                seed=seed,
+                ruleset=ruleset,
+                backend=chosen,
+                allow_unsandboxed=settings.ARENA_ALLOW_UNSANDBOXED or trusted,
+                image=settings.ARENA_SANDBOX_IMAGE,
+                runtime=settings.ARENA_SANDBOX_RUNTIME or None,
+                progress=progress,
+            )
+
+        try:
+            return run(backend)
+        except InfrastructureError as error:
+            if not (trusted and backend == "auto"):
+                raise
+            logger.warning("sandbox unavailable (%s); example bots run as processes", error)
+            return run("subprocess")

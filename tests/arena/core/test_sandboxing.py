@@ -1,0 +1,66 @@
+"""Choosing the sandbox for a table: uploaded code is never run unsandboxed unless
+allowed; a table of the platform's own example bots may fall back to processes."""
+
+from __future__ import annotations
+
+import pytest
+
+from arena.core import sandboxing
+from arena.core.sandboxing import Entrant, run_sandboxed_match
+from arena.settings.env import REPO_ROOT
+from sandbox.errors import InfrastructureError
+from tests.arena.factories import KOREAN, ActiveBotVersionFactory
+
+pytestmark = pytest.mark.django_db
+
+
+@pytest.fixture
+def backends_tried(monkeypatch):
+    """Record each backend asked for; every one but subprocess is 'unavailable'."""
+    tried: list[tuple[str, bool]] = []
+    real = sandboxing.sandbox.run_match
+
+    def fake(programs, *, backend, allow_unsandboxed, **kwargs):
+        tried.append((backend, allow_unsandboxed))
+        if backend != "subprocess":
+            raise InfrastructureError("bot image missing")
+        return real(programs, backend=backend, allow_unsandboxed=allow_unsandboxed, **kwargs)
+
+    monkeypatch.setattr(sandboxing.sandbox, "run_match", fake)
+    return tried
+
+
+def example(name: str):
+    source = (REPO_ROOT / "bots_examples" / f"{name}_bot.py").read_bytes()
+    return ActiveBotVersionFactory(bot__name=name, bot__is_example=True, source=source)
+
+
+def test_examples_fall_back_to_processes_under_auto(settings, backends_tried):
+    settings.ARENA_SANDBOX_BACKEND = "auto"
+    settings.ARENA_ALLOW_UNSANDBOXED = False
+    entrants = [Entrant(name=v.bot.name, version=v) for v in (example("greedy"), example("random"))]
+    result = run_sandboxed_match(entrants=entrants, games=2, seed=1, ruleset=KOREAN)
+    assert result.backend == "subprocess"
+    assert len(result.games) == 2
+    assert backends_tried == [("auto", True), ("subprocess", True)]
+
+
+def test_uploaded_bots_get_no_fallback(settings, backends_tried):
+    settings.ARENA_SANDBOX_BACKEND = "auto"
+    settings.ARENA_ALLOW_UNSANDBOXED = False
+    uploaded = ActiveBotVersionFactory()
+    entrants = [
+        Entrant(name=uploaded.bot.name, version=uploaded),
+        Entrant(name="qualifier", path=sandboxing.QUALIFIER_BOT),
+    ]
+    with pytest.raises(InfrastructureError):
+        run_sandboxed_match(entrants=entrants, games=1, seed=1, ruleset=KOREAN)
+    assert backends_tried == [("auto", False)]
+
+
+def test_an_explicit_backend_is_never_swapped(settings, backends_tried):
+    settings.ARENA_SANDBOX_BACKEND = "docker"
+    entrants = [Entrant(name=v.bot.name, version=v) for v in (example("greedy"), example("random"))]
+    with pytest.raises(InfrastructureError):
+        run_sandboxed_match(entrants=entrants, games=1, seed=1, ruleset=KOREAN)
+    assert backends_tried == [("docker", True)]

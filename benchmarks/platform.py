@@ -145,7 +145,12 @@ def example_versions() -> dict[str, object]:
     versions = {}
     for name in EXAMPLES:
         source = (REPO / "bots_examples" / f"{name}_bot.py").read_bytes()
-        bot = Bot.objects.create(owner=owner, name=f"bench-{name}", is_example=True)
+        bot, created = Bot.objects.get_or_create(
+            owner=owner, name=f"bench-{name}", defaults={"is_example": True}
+        )
+        if not created:
+            versions[name] = bot.versions.get(status=BotVersion.Status.ACTIVE)
+            continue
         versions[name] = BotVersion.objects.create(
             bot=bot,
             number=1,
@@ -165,7 +170,12 @@ def start_worker(workers: int) -> subprocess.Popen[bytes]:
         "--without-mingle", "--without-gossip", "--hostname=bench@%h",
     ]  # fmt: skip
     env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "platform")]))
-    return subprocess.Popen(argv, cwd=REPO, env=env, start_new_session=True)
+    log = REPO / "var" / "bench" / "worker.log"
+    log.parent.mkdir(parents=True, exist_ok=True)
+    with log.open("ab") as output:  # the worker's banner and warnings, out of the figures
+        return subprocess.Popen(
+            argv, cwd=REPO, env=env, start_new_session=True, stdout=output, stderr=output
+        )
 
 
 def wait_until(predicate: Callable[[], bool], *, timeout: float, what: str) -> None:
@@ -183,9 +193,10 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
     from django.db import transaction
 
     from arena.core.tasks import probe
-    from arena.matches.models import Match
+    from arena.matches.models import Game, Match
     from arena.matches.selectors import default_competition
     from arena.matches.services import match_create
+    from arena.ratings.models import RatingChange
 
     versions = example_versions()
     competition = default_competition()
@@ -194,7 +205,7 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
         probe.delay().get(timeout=120)  # the worker is up: its start-up is not timed
         started = time.perf_counter()
         with transaction.atomic():
-            for (first, second), seed in plan:
+            created = [
                 match_create(
                     kind=Match.Kind.LADDER,
                     versions=[versions[first], versions[second]],
@@ -203,8 +214,11 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
                     competition=competition,
                     rated=True,
                     seed=seed,
-                )
-        finished = Match.objects.filter(state__in=[Match.State.DONE, Match.State.FAILED])
+                ).pk
+                for (first, second), seed in plan
+            ]
+        batch = Match.objects.filter(pk__in=created)
+        finished = batch.filter(state__in=[Match.State.DONE, Match.State.FAILED])
         wait_until(
             lambda: finished.count() == len(plan), timeout=60 + 10 * len(plan), what="matches"
         )
@@ -212,35 +226,48 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(timeout=60)
-    failed = Match.objects.filter(state=Match.State.FAILED)
+    failed = batch.filter(state=Match.State.FAILED)
     if failed.exists():
         raise SystemExit(f"{failed.count()} matches failed: {failed.first().error}")
+    games_stored = Game.objects.filter(match__in=batch).count()
+    rated = RatingChange.objects.filter(game__match__in=batch).count()
+    assert games_stored == games * len(plan), games_stored
+    assert rated == 2 * games_stored, rated
     return elapsed
 
 
 def part_throughput(args: argparse.Namespace) -> None:
-    from arena.matches.models import Game
-    from arena.ratings.models import RatingChange
-
+    """Direct and platform runs alternate `--repeat` times, so that both see the same
+    (shared, noisy) machine; the totals give the ratio."""
     plan = match_plan(args.matches)
     print(
         f"\n## {args.matches} matches of {args.games_per_match} games, {args.workers} worker "
-        f"processes, backend {args.backend}; load average {os.getloadavg()[0]:.1f}"
+        f"processes, backend {args.backend}, {args.repeat} alternating run(s); "
+        f"load average {os.getloadavg()[0]:.1f}"
     )
-    direct = run_direct(
-        plan, games=args.games_per_match, workers=args.workers, backend=args.backend
-    )
-    platform = run_platform(plan, games=args.games_per_match, workers=args.workers)
-    rated = RatingChange.objects.count()
-    assert Game.objects.count() == args.matches * args.games_per_match
-    assert rated == 2 * args.matches * args.games_per_match
-    direct_rate = 60 * args.matches / direct
-    platform_rate = 60 * args.matches / platform
-    print(f"sandbox.run_match directly   {direct:7.1f} s   {direct_rate:7.1f} matches/min")
-    print(f"queue+worker+DB+ratings      {platform:7.1f} s   {platform_rate:7.1f} matches/min")
+    direct_total = platform_total = 0.0
+    for _ in range(args.repeat):
+        direct = run_direct(
+            plan, games=args.games_per_match, workers=args.workers, backend=args.backend
+        )
+        platform = run_platform(plan, games=args.games_per_match, workers=args.workers)
+        direct_total += direct
+        platform_total += platform
+        print(
+            f"  direct {direct:6.1f} s ({60 * args.matches / direct:6.1f}/min)   platform "
+            f"{platform:6.1f} s ({60 * args.matches / platform:6.1f}/min)   "
+            f"load {os.getloadavg()[0]:.1f}"
+        )
+    runs = args.matches * args.repeat
+    direct_rate = 60 * runs / direct_total
+    platform_rate = 60 * runs / platform_total
+    print(f"sandbox.run_match directly   {direct_total:7.1f} s   {direct_rate:7.1f} matches/min")
     print(
-        f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   "
-        f"platform overhead {100 * (platform - direct) / direct:+.1f}% of the match time"
+        f"queue+worker+DB+ratings      {platform_total:7.1f} s   {platform_rate:7.1f} matches/min"
+    )
+    print(
+        f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   platform overhead "
+        f"{100 * (platform_total - direct_total) / direct_total:+.1f}% of the match time"
     )
 
 
@@ -567,8 +594,11 @@ def main() -> None:
     parser.add_argument("--redis-db", type=int, default=12, help="broker db; results use +1")
     parser.add_argument("--backend", default="bwrap", help="sandbox backend for both runs")
     parser.add_argument("--matches", type=int, default=200)
-    parser.add_argument("--games-per-match", type=int, default=2)
+    parser.add_argument(
+        "--games-per-match", type=int, default=4, help="the default ladder's match length"
+    )
     parser.add_argument("--workers", type=int, default=2)
+    parser.add_argument("--repeat", type=int, default=1, help="alternating direct/platform runs")
     parser.add_argument("--bots", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=200, help="timed runs per query")

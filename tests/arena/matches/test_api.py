@@ -152,3 +152,13 @@ def test_default_competition_comes_from_the_migration():
     competition = default_competition()
     assert competition.ruleset["name"] == "korean"
     assert competition.seats == 2
+
+
+def test_live_and_competition_lists_use_constant_queries(django_assert_max_num_queries):
+    for _ in range(6):
+        match_with_seats()
+    client = client_for()
+    with django_assert_max_num_queries(2):
+        assert client.get("/api/v1/competitions/").status_code == 200
+    with django_assert_max_num_queries(3):
+        assert len(client.get("/api/v1/matches/live/").json()) == 6

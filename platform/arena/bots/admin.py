@@ -1,9 +1,11 @@
 """Admin for bots and versions. Versions are immutable uploads: their code and
 hash are read-only here, and the code is never linked (it has no URL)."""
 
-from django.contrib import admin
+from django.contrib import admin, messages
+from django.core.exceptions import ValidationError
 
 from .models import Bot, BotVersion
+from .services import bot_version_activate, bot_version_retire
 
 
 class BotVersionInline(admin.TabularInline):
@@ -42,10 +44,12 @@ class BotVersionAdmin(admin.ModelAdmin):
     search_fields = ["bot__name", "sha256"]
     list_select_related = ["bot"]
     exclude = ["code"]
+    actions = ["activate", "retire"]
     readonly_fields = [
         "bot",
         "number",
         "kind",
+        "status",
         "code_path",
         "original_filename",
         "sha256",
@@ -63,3 +67,22 @@ class BotVersionAdmin(admin.ModelAdmin):
     @admin.display(description="stored code")
     def code_path(self, version):
         return version.code.name
+
+    # Status changes go through the services, which keep one active version per
+    # bot under the bot's row lock; editing the field by hand could break that.
+    @admin.action(description="Activate (retires the bot's current active version)")
+    def activate(self, request, queryset):
+        self._apply(request, queryset, bot_version_activate)
+
+    @admin.action(description="Retire (takes the bot off the ladder if it was active)")
+    def retire(self, request, queryset):
+        self._apply(request, queryset, bot_version_retire)
+
+    def _apply(self, request, queryset, service):
+        for version in queryset.select_related("bot"):
+            try:
+                service(user=request.user, version=version)
+            except ValidationError as error:
+                self.message_user(request, f"{version}: {' '.join(error.messages)}", messages.ERROR)
+            else:
+                self.message_user(request, f"{version}: done.")

@@ -32,3 +32,25 @@ def test_admin_pages_render(client):
     detail = client.get(f"/admin/bots/botversion/{version.pk}/change/").content.decode()
     assert version.code.name in detail
     assert "/media/" not in detail
+
+
+def test_admin_actions_go_through_the_services(client):
+    from arena.bots.models import BotVersion
+    from tests.arena.factories import ActiveBotVersionFactory, BotVersionFactory
+
+    client.force_login(StaffFactory())
+    active = ActiveBotVersionFactory()
+    older = ActiveBotVersionFactory(bot=active.bot, status=BotVersion.Status.RETIRED)
+    failed = BotVersionFactory(status=BotVersion.Status.FAILED)
+    response = client.post(
+        "/admin/bots/botversion/",
+        {"action": "activate", "_selected_action": [older.pk, failed.pk]},
+        follow=True,
+    )
+    assert response.status_code == 200
+    active.refresh_from_db()
+    older.refresh_from_db()
+    failed.refresh_from_db()
+    assert (older.status, active.status) == ("active", "retired")
+    assert failed.status == "failed"
+    assert "passed qualification" in response.content.decode()

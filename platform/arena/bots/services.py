@@ -9,6 +9,7 @@ import re
 from datetime import datetime, timedelta
 
 from django.conf import settings
+from django.contrib.auth import get_user_model
 from django.contrib.auth.models import AbstractBaseUser, AnonymousUser
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.core.files.base import ContentFile
@@ -136,6 +137,7 @@ def _store_version(
         with transaction.atomic():
             bot = _check_name(user=user, name=name)
             if bot is None:
+                _check_bot_quota(user=user)
                 bot = Bot.objects.create(owner=user, name=name, description=description)
             else:
                 bot = Bot.objects.select_for_update().get(pk=bot.pk)
@@ -163,6 +165,24 @@ def _store_version(
             version.code.storage.delete(stored_name)
         raise
     return version
+
+
+def _check_bot_quota(*, user: User) -> None:
+    """Expects a transaction. Locks the user's row so that simultaneous uploads of
+    new bots cannot overrun the quota."""
+    if user.is_staff:
+        return
+    get_user_model().objects.select_for_update().filter(pk=user.pk).first()
+    limit = settings.ARENA_MAX_BOTS_PER_USER
+    if Bot.objects.filter(owner_id=user.pk).count() >= limit:
+        raise ValidationError(
+            {
+                "name": [
+                    f"You have {limit} bots, the most one account may have: upload a new "
+                    "version of one of them instead."
+                ]
+            }
+        )
 
 
 def _queue_qualification(version_id: int) -> None:

@@ -46,6 +46,7 @@ INSTALLED_APPS = [
 
 MIDDLEWARE = [
     "django.middleware.security.SecurityMiddleware",
+    "arena.core.middleware.RejectNulBytesMiddleware",
     "whitenoise.middleware.WhiteNoiseMiddleware",
     "django.contrib.sessions.middleware.SessionMiddleware",
     "django.middleware.common.CommonMiddleware",
@@ -78,6 +79,8 @@ DATABASES = {
     "default": database_from_url(env_str("DATABASE_URL", "sqlite:///var/arena.sqlite3")),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+
+SESSION_ENGINE = "arena.core.sessions"
 
 AUTH_PASSWORD_VALIDATORS = [
     {"NAME": "django.contrib.auth.password_validation.UserAttributeSimilarityValidator"},
@@ -177,6 +180,9 @@ ARENA_MAX_UPLOAD_BYTES = env_int("ARENA_MAX_UPLOAD_BYTES", 1024 * 1024, minimum=
 ARENA_MAX_ZIP_FILES = env_int("ARENA_MAX_ZIP_FILES", 64, minimum=1)
 ARENA_MAX_UNPACKED_BYTES = env_int("ARENA_MAX_UNPACKED_BYTES", 8 * 1024 * 1024, minimum=1024)
 ARENA_MAX_ZIP_RATIO = env_int("ARENA_MAX_ZIP_RATIO", 100, minimum=2)
+# Bots one account may own (staff: no limit); new versions of them are unlimited
+# but throttled (ARENA_UPLOAD_RATE).
+ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 
 # --- Matches and the ladder ---------------------------------------------------------
 ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)

@@ -251,3 +251,16 @@ def test_upload_over_the_setting_limit(settings):
 def test_file_and_folder_of_the_same_name():
     data = make_zip({"main.py": b"", "lib": b"", "lib/util.py": b""})
     assert "a file" in rejected(data, "bot.zip")
+
+
+@pytest.mark.django_db
+def test_bots_per_account_are_limited_but_versions_are_not(settings):
+    settings.ARENA_MAX_BOTS_PER_USER = 2
+    user = UserFactory()
+    for name in ("one", "two"):
+        bot_version_upload(user=user, name=name, upload=SimpleUploadedFile("b.py", b"x = 1\n"))
+    with pytest.raises(ValidationError) as caught:
+        bot_version_upload(user=user, name="three", upload=SimpleUploadedFile("b.py", b"x = 1\n"))
+    assert "2 bots" in caught.value.message_dict["name"][0]
+    again = bot_version_upload(user=user, name="two", upload=SimpleUploadedFile("b.py", b"y = 2\n"))
+    assert again.number == 2

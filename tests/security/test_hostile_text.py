@@ -302,3 +302,33 @@ def test_search_parameters_are_data_not_sql():
             names = [row["name"] for row in response.json()["results"]]
             assert names == [] or all(re.search(re.escape(query.strip("'% -_")), n) for n in names)
     assert Bot.objects.count() == 1
+
+
+NUL_REQUESTS = [
+    ("get", "/api/v1/bots/a%00b/"),
+    ("get", "/bots/a%00b/"),
+    ("get", "/api/v1/competitions/a%00/leaderboard/"),
+    ("get", "/api/v1/competitions/korean-2/bots/a%00/history/"),
+    ("get", "/leaderboard/?q=a%00"),
+    ("get", "/api/v1/bots/?owner=a%00&search=%00"),
+    ("get", "/api/v1/matches/?bot=a%00"),
+    ("get", "/tournaments/?state=%00"),
+]
+
+
+@pytest.mark.parametrize(("method", "url"), NUL_REQUESTS)
+def test_nul_bytes_anywhere_in_a_request_are_never_a_server_error(method, url):
+    """PostgreSQL refuses NUL in text: every way in must stop it before a query."""
+    BotFactory(name="alpha")
+    response = getattr(APIClient(), method)(url)
+    assert response.status_code < 500, (url, response.status_code)
+
+
+def test_a_forged_session_cookie_is_no_session_rather_than_an_error():
+    for forged in ("\x00", "a\x00" * 20, "../../etc/passwd", "x" * 5000, "'; DROP TABLE x"):
+        client = APIClient()
+        client.cookies["sessionid"] = forged
+        for url in ("/api/v1/me/", "/my/bots/", "/"):
+            response = client.get(url)
+            assert response.status_code < 500, (forged, url, response.status_code)
+        assert client.get("/api/v1/me/").status_code in (401, 403)

@@ -1,6 +1,7 @@
 """Writes on bots and versions: upload, activate, retire, take off the ladder.
 
-Lock order (see `arena.core.locks`): a Bot row before any of its BotVersion rows.
+Lock order: a Bot row before any of its BotVersion rows (the whole platform's
+order is in `arena.matches.lifecycle`).
 """
 
 from __future__ import annotations
@@ -26,7 +27,7 @@ User = AbstractBaseUser | AnonymousUser
 # A version pending this long has lost its message (or the sandbox was down).
 QUALIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
 
-BOT_NAME_PATTERN = re.compile(r"^[A-Za-z0-9][A-Za-z0-9_-]{1,39}$")
+BOT_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,39}")
 # Words that URLs use beside bot names (/bots/upload/, /bots/new/).
 RESERVED_NAMES = frozenset({"upload", "new", "create", "edit", "me", "mine"})
 
@@ -61,7 +62,7 @@ def _read_bounded(upload: UploadedFile, limit: int) -> bytes:
 
 def _check_name(*, user: User, name: str) -> Bot | None:
     """The user's existing bot of that name, None for a free name, or ValidationError."""
-    if not BOT_NAME_PATTERN.match(name or ""):
+    if not BOT_NAME_PATTERN.fullmatch(name or ""):
         raise ValidationError(
             {
                 "name": [

@@ -243,7 +243,12 @@ def matches_resend_queued(*, now: datetime | None = None, limit: int = 500) -> l
 
 
 def match_record_result(
-    *, match_id: int, token: str, games: list[dict[str, Any]], backend: str
+    *,
+    match_id: int,
+    token: str,
+    games: list[dict[str, Any]],
+    backend: str,
+    stopped: str | None = None,
 ) -> Match | None:
     """Write a played match in ONE transaction: games with compressed logs, seat
     summaries, fault streaks, ratings (rated matches) and the tournament hook.
@@ -296,7 +301,9 @@ def match_record_result(
         match.lease_expires_at = None
         match.finished_at = timezone.now()
         match.backend = backend[:16]
-        match.save(update_fields=["state", "lease_expires_at", "finished_at", "backend"])
+        if stopped:  # the sandbox ended the match early (its time cap): say so
+            _append_error(match, f"Stopped after {len(games)} games: {stopped}.")
+        match.save(update_fields=["state", "lease_expires_at", "finished_at", "backend", "error"])
         bot_version_record_match_faults(
             version_ids_faulted={
                 seat.bot_version_id: [entry["reason"] for entry in seat.fault_reasons]

@@ -57,7 +57,11 @@ def match_run(*, match_id: int) -> Outcome:
         logger.exception("match %s: could not be played", match_id)
         return _released(match_id, token, f"{type(error).__name__}: {error}")
     recorded = lifecycle.match_record_result(
-        match_id=match_id, token=token, games=result.games, backend=result.backend
+        match_id=match_id,
+        token=token,
+        games=result.games,
+        backend=result.backend,
+        stopped=getattr(result, "stopped", None),
     )
     return Outcome.DONE if recorded is not None else Outcome.LOST
 

@@ -23,6 +23,7 @@ from tests.arena.factories import (
     default_competition,
     game_log_for,
     match_with_seats,
+    played_log,
 )
 
 pytestmark = pytest.mark.django_db
@@ -253,3 +254,18 @@ def test_run_match_task_retries_after_an_infrastructure_error(monkeypatch):
         run_match.apply(args=[1], throw=True)
     monkeypatch.setattr("arena.matches.tasks.match_run", lambda match_id: Outcome.DONE)
     assert run_match.apply(args=[1], throw=True).successful()
+
+
+def test_a_match_cut_short_by_the_sandbox_says_why():
+    match = match_with_seats(rated=False, games_planned=4)
+    lifecycle.match_claim(match_id=match.pk, token="w1")
+    recorded = lifecycle.match_record_result(
+        match_id=match.pk,
+        token="w1",
+        games=[played_log()],
+        backend="subprocess",
+        stopped="match time cap reached",
+    )
+    assert recorded.state == Match.State.DONE
+    assert recorded.games.count() == 1
+    assert "Stopped after 1 games: match time cap reached" in recorded.error

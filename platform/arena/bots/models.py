@@ -70,6 +70,9 @@ class BotVersion(models.Model):
     # killed again and again) fails the version after a few attempts.
     qualification_attempts = models.PositiveSmallIntegerField(default=0)
     qualification_started_at = models.DateTimeField(null=True, blank=True)
+    # When a pending version's qualification was last sent to the queue again, so
+    # that the stale sweep re-sends it once per period, not on every run.
+    qualification_requeued_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     qualified_at = models.DateTimeField(null=True, blank=True)
 

@@ -305,19 +305,34 @@ def bot_version_qualification_start(*, version_id: int) -> BotVersion | None:
 
 
 def bot_versions_stale_for_qualification(*, now: datetime | None = None) -> list[int]:
-    """Versions whose qualification message was lost or whose run died."""
+    """Versions whose qualification message was lost or whose run died, to be sent
+    again. A pending version is returned once per QUALIFICATION_REQUEUE_AFTER (its
+    `qualification_requeued_at` moves on), so a long queue does not fill with
+    duplicates of it."""
     now = now or timezone.now()
-    return list(
-        BotVersion.objects.filter(
-            Q(status=BotVersion.Status.PENDING, created_at__lt=now - QUALIFICATION_REQUEUE_AFTER)
-            | Q(
-                status=BotVersion.Status.QUALIFYING,
-                qualification_started_at__lt=now - QUALIFICATION_RUN_TIMEOUT,
+    cutoff = now - QUALIFICATION_REQUEUE_AFTER
+    with transaction.atomic():
+        stale = list(
+            BotVersion.objects.select_for_update(skip_locked=True)
+            .filter(
+                Q(
+                    status=BotVersion.Status.PENDING,
+                    created_at__lt=cutoff,
+                    qualification_requeued_at__isnull=True,
+                )
+                | Q(status=BotVersion.Status.PENDING, qualification_requeued_at__lt=cutoff)
+                | Q(
+                    status=BotVersion.Status.QUALIFYING,
+                    qualification_started_at__lt=now - QUALIFICATION_RUN_TIMEOUT,
+                )
             )
+            .order_by("pk")
+            .values_list("pk", flat=True)[:100]
         )
-        .order_by("pk")
-        .values_list("pk", flat=True)[:100]
-    )
+        BotVersion.objects.filter(pk__in=stale, status=BotVersion.Status.PENDING).update(
+            qualification_requeued_at=now
+        )
+    return stale
 
 
 def bot_version_qualification_postpone(*, version_id: int, reason: str) -> None:

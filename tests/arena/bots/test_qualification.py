@@ -171,7 +171,10 @@ def test_stale_qualifications_are_found_again():
         created_at=timezone.now() - timedelta(hours=1)
     )
     assert bot_versions_stale_for_qualification() == [lost.pk, dead_run.pk]
-    assert fresh.pk not in bot_versions_stale_for_qualification()
+    # The pending one is re-sent once per period; the dead run until it is retaken.
+    assert bot_versions_stale_for_qualification() == [dead_run.pk]
+    later = timezone.now() + timedelta(minutes=6)
+    assert bot_versions_stale_for_qualification(now=later) == [fresh.pk, lost.pk, dead_run.pk]
     # A duplicate message for the live run is ignored; the dead run is taken again.
     assert bot_version_qualification_start(version_id=live_run.pk) is None
     assert bot_version_qualification_start(version_id=dead_run.pk) is not None

@@ -6,6 +6,7 @@ import enum
 import logging
 
 from django.conf import settings
+from django.db import InterfaceError, OperationalError
 
 from arena.core.sandboxing import Entrant, run_sandboxed_match
 from sandbox.errors import InfrastructureError
@@ -56,13 +57,21 @@ def match_run(*, match_id: int) -> Outcome:
         # until the lease runs out; the attempt limit stops a repeating failure.
         logger.exception("match %s: could not be played", match_id)
         return _released(match_id, token, f"{type(error).__name__}: {error}")
-    recorded = lifecycle.match_record_result(
-        match_id=match_id,
-        token=token,
-        games=result.games,
-        backend=result.backend,
-        stopped=getattr(result, "stopped", None),
-    )
+    try:
+        recorded = lifecycle.match_record_result(
+            match_id=match_id,
+            token=token,
+            games=result.games,
+            backend=result.backend,
+            stopped=getattr(result, "stopped", None),
+        )
+    except (OperationalError, InterfaceError):
+        raise  # the database is away: the task retries, the lease covers the match
+    except Exception as error:
+        # The write rolled back as a whole (nothing is half-recorded); say why on
+        # the match and play it again, up to the attempt limit.
+        logger.exception("match %s: result could not be recorded", match_id)
+        return _released(match_id, token, f"recording failed: {type(error).__name__}: {error}")
     return Outcome.DONE if recorded is not None else Outcome.LOST
 
 

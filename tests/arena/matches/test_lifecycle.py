@@ -269,3 +269,17 @@ def test_a_match_cut_short_by_the_sandbox_says_why():
     assert recorded.state == Match.State.DONE
     assert recorded.games.count() == 1
     assert "Stopped after 1 games: match time cap reached" in recorded.error
+
+
+def test_a_result_that_cannot_be_recorded_rolls_back_and_says_why(monkeypatch):
+    def broken(**kwargs):
+        raise ValueError("ratings exploded")
+
+    monkeypatch.setattr("arena.ratings.services.ratings_apply_game", broken)
+    match = match_with_seats(games_planned=1)
+    assert match_run(match_id=match.pk) is Outcome.RETRY
+    match.refresh_from_db()
+    assert match.state == Match.State.QUEUED
+    assert "recording failed: ValueError: ratings exploded" in match.error
+    assert not Game.objects.filter(match=match).exists()  # nothing half-written
+    assert all(seat.games == 0 for seat in match.seats.all())

@@ -3,6 +3,7 @@ separate processes, stopped together on Ctrl-C."""
 
 from __future__ import annotations
 
+import ctypes
 import os
 import signal
 import subprocess
@@ -11,6 +12,15 @@ import time
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path
+
+_PR_SET_PDEATHSIG = 1
+
+
+def _die_with_supervisor() -> None:
+    """Runs in the child before exec: if the supervisor dies, even by SIGKILL, the
+    kernel sends the child SIGTERM, so no web, worker or beat process is orphaned."""
+    libc = ctypes.CDLL(None, use_errno=True)
+    libc.prctl(_PR_SET_PDEATHSIG, signal.SIGTERM)
 
 
 @dataclass
@@ -22,7 +32,14 @@ class Child:
     def start(self, cwd: Path, env: dict[str, str]) -> None:
         # A new session keeps the terminal's Ctrl-C away from the children, so that the
         # supervisor decides the order and the grace of the shutdown.
-        self.process = subprocess.Popen(self.argv, cwd=cwd, env=env, start_new_session=True)
+        self.process = subprocess.Popen(
+            self.argv,
+            cwd=cwd,
+            env=env,
+            start_new_session=True,
+            # preexec_fn is unsafe with threads; the supervisor has none.
+            preexec_fn=_die_with_supervisor,
+        )
 
     def exited(self) -> int | None:
         return None if self.process is None else self.process.poll()

@@ -106,3 +106,34 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
         ["pgrep", "-f", f"runserver --noreload 127.0.0.1:{port}"], capture_output=True
     )
     assert leftovers.returncode == 1
+
+
+def _children_of_port(port: int) -> list[int]:
+    """Processes `runarena --port PORT` started (web, worker, beat)."""
+    found = subprocess.run(["pgrep", "-f", f"127.0.0.1:{port}"], capture_output=True, text=True)
+    return [int(pid) for pid in found.stdout.split()]
+
+
+@pytest.mark.slow
+def test_children_die_when_the_supervisor_is_killed(tmp_path):
+    """Even a SIGKILLed `make run` leaves no orphaned web, worker or beat behind."""
+    port = _free_port()
+    process = subprocess.Popen(
+        [sys.executable, "manage.py", "runarena", "--port", str(port)],
+        cwd=REPO_ROOT,
+        env=_embedded_env(tmp_path),
+        stdout=subprocess.DEVNULL,
+        stderr=subprocess.STDOUT,
+        start_new_session=True,
+    )
+    try:
+        wait_for(
+            lambda: _get(f"http://127.0.0.1:{port}/healthz/")[0] == 200,
+            timeout=120,
+            what="the site to answer",
+        )
+        assert _children_of_port(port)
+    finally:
+        process.kill()
+        process.wait()
+    wait_for(lambda: not _children_of_port(port), timeout=30, what="the children to exit")

@@ -35,6 +35,7 @@ sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
 sys.path[:0] = [str(REPO), str(REPO / "platform")]
 
 import argparse
+import contextlib
 import json
 import multiprocessing
 import os
@@ -192,6 +193,7 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
 
     from django.db import transaction
 
+    from arena.celery import app
     from arena.core.tasks import probe
     from arena.matches.models import Game, Match
     from arena.matches.selectors import default_competition
@@ -200,6 +202,7 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
 
     versions = example_versions()
     competition = default_competition()
+    app.control.purge()  # messages left by an interrupted run are not ours
     worker = start_worker(workers)
     try:
         probe.delay().get(timeout=120)  # the worker is up: its start-up is not timed
@@ -268,6 +271,88 @@ def part_throughput(args: argparse.Namespace) -> None:
     print(
         f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   platform overhead "
         f"{100 * (platform_total - direct_total) / direct_total:+.1f}% of the match time"
+    )
+
+
+@contextlib.contextmanager
+def timed_calls(targets: list[tuple[object, str, str]]) -> Iterator[dict[str, float]]:
+    """Wrap module functions so that their cumulative wall time is recorded."""
+    spent: dict[str, float] = dict.fromkeys((label for _, _, label in targets), 0.0)
+    originals = []
+    for module, name, label in targets:
+        original = getattr(module, name)
+        originals.append((module, name, original))
+
+        def wrapper(*a: object, _f: Callable[..., object] = original, _l: str = label, **k: object):
+            began = time.perf_counter()
+            try:
+                return _f(*a, **k)
+            finally:
+                spent[_l] += time.perf_counter() - began
+
+        setattr(module, name, wrapper)
+    try:
+        yield spent
+    finally:
+        for module, name, original in originals:
+            setattr(module, name, original)
+
+
+def part_breakdown(args: argparse.Namespace) -> None:
+    """Where a worker's time goes, in this process (no queue): the platform's own
+    share of `match_run` is everything but `sandbox.run_match`."""
+    from django.db import transaction
+
+    import sandbox
+    from arena.celery import app
+    from arena.matches import lifecycle, runner
+    from arena.matches.models import Match
+    from arena.matches.selectors import default_competition
+    from arena.matches.services import match_create
+    from arena.ratings import services as rating_services
+
+    count = max(10, args.matches // 5)
+    versions = example_versions()
+    competition = default_competition()
+    with transaction.atomic():
+        created = [
+            match_create(
+                kind=Match.Kind.LADDER,
+                versions=[versions[first], versions[second]],
+                ruleset=competition.ruleset,
+                games=args.games_per_match,
+                competition=competition,
+                rated=True,
+                seed=seed,
+            ).pk
+            for (first, second), seed in match_plan(count)
+        ]
+    app.control.purge()  # played here, not by a worker
+    runner.match_run(match_id=created[0])  # warm up imports and connections
+    targets = [
+        (sandbox, "run_match", "sandbox.run_match"),
+        (lifecycle, "match_claim", "claim"),
+        (lifecycle, "match_record_result", "record result (games, logs, seats, ratings)"),
+        (rating_services, "ratings_apply_game", "  of which ratings"),
+    ]
+    with timed_calls(targets) as spent:
+        began = time.perf_counter()
+        for match_id in created[1:]:
+            runner.match_run(match_id=match_id)
+        total = time.perf_counter() - began
+    played = len(created) - 1
+    sandboxed = spent["sandbox.run_match"]
+    print(
+        f"\n## where a worker's time goes: {played} matches of {args.games_per_match} games "
+        f"played in this process; load average {os.getloadavg()[0]:.1f}"
+    )
+    print(f"  match_run, per match                         {1000 * total / played:7.1f} ms")
+    for label, seconds in spent.items():
+        print(f"  {label:<44} {1000 * seconds / played:7.1f} ms")
+    own = total - sandboxed
+    print(
+        f"  platform's own (match_run - sandbox)         {1000 * own / played:7.1f} ms = "
+        f"{100 * own / sandboxed:.1f}% of the match time"
     )
 
 
@@ -619,6 +704,7 @@ def main() -> None:
     print(f"# platform benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores")
     if not args.skip_throughput:
         part_throughput(args)
+        part_breakdown(args)
     if not args.skip_queries:
         part_queries(args)
 

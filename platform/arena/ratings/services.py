@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import logging
+from collections.abc import Sequence
 from dataclasses import dataclass
 
 from django.db import transaction
@@ -69,16 +70,29 @@ def game_seats_and_ranks(*, game: Game, seats: list[tuple[int, int, int]]) -> li
 
 
 def ratings_apply_game(*, game: Game) -> None:
-    """Apply one finished game of a rated match to its competition's ratings.
+    """Apply one finished game of a rated match to its competition's ratings; see
+    `ratings_apply_match_games`, which does the same for all of a match's games in
+    one go (fewer queries)."""
+    ratings_apply_match_games(games=[game])
+
+
+def ratings_apply_match_games(*, games: Sequence[Game]) -> None:
+    """Apply finished games of one rated match, in the order given, to the
+    competition's ratings.
 
     Runs inside the caller's transaction (the match result is written in the same
-    one) and locks the Rating rows of the game's bots, ordered by bot id, so that two
-    workers finishing matches with a common bot neither deadlock nor lose an update.
-    A game that is not rated, or that already has its rating changes, is left alone,
-    so that a retried result write cannot rate a game twice. About five small
-    queries: it runs for every game a worker records.
+    one) and locks the Rating rows of the match's bots, ordered by bot id, so that
+    two workers finishing matches with a common bot neither deadlock nor lose an
+    update. Games that are not rated, or that already have their rating changes, are
+    left alone, so that a retried result write cannot rate a game twice. About six
+    small queries whatever the number of games: this runs for every match a worker
+    records.
     """
-    match = game.match
+    if not games:
+        return
+    match = games[0].match
+    if any(game.match_id != match.pk for game in games):
+        raise RatingError("ratings_apply_match_games takes the games of one match")
     if not match.rated or match.competition_id is None:
         return
     seats = list(
@@ -88,36 +102,45 @@ def ratings_apply_game(*, game: Game) -> None:
     )
     # Checked before any write, so that a refused game leaves the caller's
     # transaction usable.
-    paired = game_seats_and_ranks(game=game, seats=seats)
+    paired_by_game = [(game, game_seats_and_ranks(game=game, seats=seats)) for game in games]
     # No savepoint: the caller's transaction is the unit, and one is opened here
     # only when there is none (select_for_update needs it).
     with transaction.atomic(savepoint=False):
-        ratings = ratings_lock(
-            competition_id=match.competition_id, bot_ids=[seat.bot_id for seat in paired]
+        rows = ratings_lock(
+            competition_id=match.competition_id, bot_ids=[bot_id for _, bot_id, _ in seats]
         )
-        # Checked under the locks: a concurrent apply of the same game has committed
+        # Checked under the locks: a concurrent apply of the same games has committed
         # its changes by the time we hold the rows.
-        if RatingChange.objects.filter(game_id=game.pk).exists():
-            logger.info("game %s already rated; not rating it again", game.pk)
-            return
-        rows = [ratings[seat.bot_id] for seat in paired]
-        after = game_outcome(
-            before=[standing_from_rating(row) for row in rows],
-            ranks=[seat.rank for seat in paired],
-            played_at=game.created_at,
-        )
-        changes = []
-        for seat, row, standing in zip(paired, rows, after, strict=True):
-            changes.append(
-                RatingChange(
-                    rating=row,
-                    game_id=game.pk,
-                    bot_version_id=seat.bot_version_id,
-                    before=row.elo,
-                    after=standing.elo,
-                )
+        rated = set(
+            RatingChange.objects.filter(game_id__in=[game.pk for game in games]).values_list(
+                "game_id", flat=True
             )
-            rating_store_standing(rating=row, standing=standing)
+        )
+        standings = {bot_id: standing_from_rating(row) for bot_id, row in rows.items()}
+        changes = []
+        for game, paired in paired_by_game:
+            if game.pk in rated:
+                logger.info("game %s already rated; not rating it again", game.pk)
+                continue
+            before = [standings[seat.bot_id] for seat in paired]
+            after = game_outcome(
+                before=before, ranks=[seat.rank for seat in paired], played_at=game.created_at
+            )
+            for seat, old, new in zip(paired, before, after, strict=True):
+                changes.append(
+                    RatingChange(
+                        rating=rows[seat.bot_id],
+                        game_id=game.pk,
+                        bot_version_id=seat.bot_version_id,
+                        before=old.elo,
+                        after=new.elo,
+                    )
+                )
+                standings[seat.bot_id] = new
+        if not changes:
+            return
+        for bot_id, row in rows.items():
+            rating_store_standing(rating=row, standing=standings[bot_id])
             # One plain UPDATE per row: cheaper to build and run than bulk_update's
             # CASE expressions for two to eight rows.
             Rating.objects.filter(pk=row.pk).update(

@@ -111,3 +111,42 @@ def test_a_game_with_ranks_that_do_not_fit_the_seats_is_refused():
     with pytest.raises(RatingError):
         ratings_apply_game(game=game)
     assert not RatingChange.objects.exists()
+
+
+def test_a_whole_match_at_once_equals_game_by_game():
+    from arena.ratings.services import ratings_apply_match_games
+
+    def play(apply_per_game):
+        competition = CompetitionFactory(seats=3)
+        versions = [ActiveBotVersionFactory() for _ in range(3)]
+        ranks = [[1, 2, 3], [3, 1, 2], [2, 2, 1], [1, 3, 2]]
+        match = finished_match(versions=versions, game_ranks=ranks, competition=competition)
+        games = list(match.games.order_by("number"))
+        if apply_per_game:
+            for game in games:
+                ratings_apply_game(game=game)
+        else:
+            ratings_apply_match_games(games=games)
+        by_seat = [Rating.objects.get(bot=v.bot, competition=competition) for v in versions]
+        history = [list(r.changes.order_by("id").values_list("before", "after")) for r in by_seat]
+        return [
+            (r.elo, r.games, r.wins, r.rank_sum, r.score_sum, r.trend) for r in by_seat
+        ], history
+
+    assert play(apply_per_game=True) == play(apply_per_game=False)
+
+
+def test_a_batch_skips_games_already_rated_and_refuses_mixed_matches():
+    from arena.ratings.services import ratings_apply_match_games
+
+    competition = CompetitionFactory()
+    versions = [ActiveBotVersionFactory(), ActiveBotVersionFactory()]
+    match = finished_match(versions=versions, game_ranks=[[1, 2], [2, 1]], competition=competition)
+    first, second = match.games.order_by("number")
+    ratings_apply_game(game=first)
+    ratings_apply_match_games(games=[first, second])
+    assert RatingChange.objects.count() == 4
+    assert set(Rating.objects.values_list("games", flat=True)) == {2}
+    other = finished_match(versions=versions, game_ranks=[[1, 2]], competition=competition)
+    with pytest.raises(RatingError, match="one match"):
+        ratings_apply_match_games(games=[first, other.games.get()])

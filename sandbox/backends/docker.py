@@ -23,6 +23,7 @@ from typing import Any
 
 import docker
 import docker.errors
+import requests
 from docker.types import Mount, Ulimit
 
 from sandbox.bootstrap import EXIT_MEMORY, python_argv
@@ -32,6 +33,11 @@ from sandbox.limits import Limits
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
 from sandbox.stderr import SYNC_BYTES, StderrTail
+
+# What the Docker SDK raises when the daemon cannot be reached or drops the connection
+# mid-call: requests' errors are not DockerException subclasses, and an unreachable
+# daemon must always be the platform's problem, never a bot's crash.
+DAEMON_ERRORS = (docker.errors.DockerException, requests.exceptions.RequestException)
 
 DEFAULT_IMAGE = "onecard-bot-runtime:latest"
 BOT_DIR = "/bot"
@@ -223,7 +229,7 @@ class ContainerProcess(BotProcess):
             )
         except docker.errors.ImageNotFound as error:
             raise InfrastructureError(f"bot image {image!r} is missing") from error
-        except docker.errors.DockerException as error:
+        except DAEMON_ERRORS as error:
             raise InfrastructureError(f"cannot create a bot container: {error}") from error
         self.container_id = created["Id"]
         try:
@@ -246,7 +252,7 @@ class ContainerProcess(BotProcess):
             self.api.start(self.container_id)
         except BaseException as error:
             self._teardown()
-            if isinstance(error, docker.errors.DockerException):
+            if isinstance(error, DAEMON_ERRORS):
                 raise InfrastructureError(f"cannot start a bot container: {error}") from error
             raise
 

@@ -77,6 +77,21 @@ def test_an_unknown_runtime_is_the_platforms_problem(api: Any) -> None:
         )
 
 
+def test_a_connection_dropped_at_start_is_the_platforms_problem(
+    api: Any, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """requests' errors are not DockerException: they must still not be a bot's crash,
+    and the half-made container must not be left behind."""
+    import requests
+
+    def drop(self: Any, container: str) -> None:
+        raise requests.exceptions.ConnectionError("connection aborted")
+
+    monkeypatch.setattr(type(api), "start", drop)
+    with pytest.raises(sandbox.InfrastructureError, match="connection aborted"):
+        ContainerProcess(sandbox.BotProgram("sound", FIRST_LEGAL), FAST, image=IMAGE, runtime=None)
+
+
 def _labelled_container(api: Any, labels: dict[str, str]) -> str:
     created = api.create_container(
         IMAGE, command=["python3", "-c", "pass"], labels={BOT_LABEL: "1", **labels}

@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import os
 import signal
+import time
 
 import pytest
 
@@ -51,17 +52,33 @@ def running_match(match_id: int) -> Match | None:
     return match if match.state == Match.State.RUNNING and match.worker else None
 
 
-@pytest.mark.slow
-@pytest.mark.docker
-@pytest.mark.parametrize("victim", ["pool process", "whole worker"])
-def test_sigkilled_worker_mid_match_finishes_once_and_leaves_nothing(workers, victim):
-    require_ci_services()
-    require_backend("docker")
-    competition = CompetitionFactory(seats=2, games_per_match=GAMES)
+def finish_after_the_lease(match: Match) -> Match:
+    def finished() -> bool:
+        # What beat does every 30 s, sent more often so that the test is short.
+        sweep_expired_leases.delay()
+        return Match.objects.get(pk=match.pk).state in (Match.State.DONE, Match.State.FAILED)
+
+    wait_for(finished, timeout=LEASE_SECONDS + 120, interval=2, what="the match to finish")
+    return Match.objects.get(pk=match.pk)
+
+
+def assert_played_once(match: Match, competition, *, dead_pid: int) -> None:
+    assert match.state == Match.State.DONE, match.error
+    assert match.attempts == 2
+    assert "expired" in match.error
+    assert holder_pid(match) != dead_pid
+    # Stored once: every game once, every rating change once.
+    numbers = Game.objects.filter(match=match).values_list("number", flat=True)
+    assert sorted(numbers) == list(range(GAMES))
+    assert RatingChange.objects.filter(game__match=match).count() == GAMES * 2
+    games = Rating.objects.filter(competition=competition).values_list("games", flat=True)
+    assert sorted(games) == [GAMES, GAMES]
+    assert all(seat.games == GAMES for seat in match.seats.all())
+
+
+def queue_paced_match(competition) -> Match:
     versions = [ActiveBotVersionFactory(source=paced_bot_source(0.03)) for _ in range(2)]
-    first = workers(name="doomed", **DOCKER_WORKER)
-    first.wait_ready()
-    match = match_create(
+    return match_create(
         kind=Match.Kind.LADDER,
         versions=versions,
         ruleset=competition.ruleset,
@@ -69,6 +86,18 @@ def test_sigkilled_worker_mid_match_finishes_once_and_leaves_nothing(workers, vi
         competition=competition,
         rated=True,
     )
+
+
+@pytest.mark.slow
+@pytest.mark.docker
+@pytest.mark.parametrize("victim", ["pool process", "whole worker"])
+def test_sigkilled_worker_mid_match_finishes_once_and_leaves_nothing(workers, victim):
+    require_ci_services()
+    require_backend("docker")
+    competition = CompetitionFactory(seats=2, games_per_match=GAMES)
+    first = workers(name="doomed", **DOCKER_WORKER)
+    first.wait_ready()
+    match = queue_paced_match(competition)
 
     claimed = wait_for(lambda: running_match(match.pk), timeout=60, what="the match to start")
     playing = holder_pid(claimed)
@@ -96,32 +125,52 @@ def test_sigkilled_worker_mid_match_finishes_once_and_leaves_nothing(workers, vi
 
     wait_for(cleaned_up, timeout=60, interval=2, what="the orphan clean-up")
 
-    def finished() -> bool:
-        # What beat does every 30 s, sent more often so that the test is short.
-        sweep_expired_leases.delay()
-        return Match.objects.get(pk=match.pk).state in (Match.State.DONE, Match.State.FAILED)
-
-    wait_for(finished, timeout=LEASE_SECONDS + 120, interval=2, what="the match to finish")
-    match.refresh_from_db()
-    assert match.state == Match.State.DONE, match.error
-    assert match.attempts == 2
-    assert "expired" in match.error
-    assert holder_pid(match) != playing
-
-    # Stored once: every game once, every rating change once.
-    assert sorted(Game.objects.filter(match=match).values_list("number", flat=True)) == list(
-        range(GAMES)
-    )
-    assert RatingChange.objects.filter(game__match=match).count() == GAMES * 2
-    assert sorted(
-        Rating.objects.filter(competition=competition).values_list("games", flat=True)
-    ) == [
-        GAMES,
-        GAMES,
-    ]
-    assert all(seat.games == GAMES for seat in match.seats.all())
+    match = finish_after_the_lease(match)
+    assert_played_once(match, competition, dead_pid=playing)
     # The successor tore its own containers down; nothing of the dead one is left.
     assert not containers_of(playing)
     assert not containers_of(holder_pid(match))
     if victim == "pool process":
         assert "WorkerLostError" in survivor.log() or "exited prematurely" in survivor.log()
+
+
+@pytest.mark.slow
+@pytest.mark.bwrap
+def test_bwrap_bots_die_with_a_sigkilled_worker_and_the_match_finishes_once(workers):
+    """Under bubblewrap a bot is a process tree of the worker's: `--die-with-parent`
+    must take it down with a worker killed in the middle of a match."""
+    require_ci_services()
+    require_backend("bwrap")
+    competition = CompetitionFactory(seats=2, games_per_match=GAMES)
+    worker = workers(
+        name="doomed",
+        ARENA_SANDBOX_BACKEND="bwrap",
+        ARENA_ALLOW_UNSANDBOXED="false",
+        ARENA_MATCH_LEASE_SECONDS=LEASE_SECONDS,
+    )
+    match = queue_paced_match(competition)
+    claimed = wait_for(lambda: running_match(match.pk), timeout=60, what="the match to start")
+    playing = holder_pid(claimed)
+    assert playing in children_of(worker.pid)
+
+    def bot_processes() -> list[int] | None:
+        # Each bot is bwrap with the bot's python below it; the first decisions
+        # are made once both bots run.
+        tree = children_of(playing)
+        return tree if len(tree) >= 2 else None
+
+    wait_for(bot_processes, timeout=60, what="the bots to start")
+    time.sleep(1)  # into the games
+    bots = bot_processes()
+    assert bots is not None
+
+    os.kill(playing, signal.SIGKILL)
+    wait_for(
+        lambda: not any(alive(pid) for pid in bots),
+        timeout=15,
+        what="every bot process to die with its worker",
+    )
+    assert Match.objects.get(pk=match.pk).state == Match.State.RUNNING
+
+    match = finish_after_the_lease(match)
+    assert_played_once(match, competition, dead_pid=playing)

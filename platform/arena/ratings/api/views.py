@@ -59,11 +59,13 @@ class RatingHistoryApi(APIView):
     permission_classes = [AllowAny]
 
     class FilterSerializer(serializers.Serializer):
+        # A bot can have played tens of thousands of games: the latest points only.
         limit = serializers.IntegerField(
             required=False,
+            default=1000,
             min_value=1,
             max_value=10_000,
-            help_text="Only the latest N points.",
+            help_text="The latest N points (default 1000).",
         )
 
     @extend_schema(parameters=[FilterSerializer], responses=HistoryPointSerializer(many=True))

@@ -332,3 +332,61 @@ def test_a_forged_session_cookie_is_no_session_rather_than_an_error():
             response = client.get(url)
             assert response.status_code < 500, (forged, url, response.status_code)
         assert client.get("/api/v1/me/").status_code in (401, 403)
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"name": "x" * 101}, "name"),
+        ({"name": "a\x00b"}, "name"),
+        ({"seats": "many"}, "seats"),
+        ({"seats": "99"}, "seats"),
+        ({"games_per_match": "1e9"}, "games_per_match"),
+        ({"rounds": "-1"}, "rounds"),
+        ({"format": "<script>"}, "format"),
+        ({"ruleset": "'; DROP TABLE tournaments_tournament; --"}, "ruleset"),
+        ({"bots": ["not-a-number"]}, "bots"),
+    ],
+)
+def test_the_tournament_form_refuses_bad_values_by_field_and_stores_nothing(changes, field):
+    owner = UserFactory()
+    bots = [ActiveBotVersionFactory(bot=BotFactory(owner=owner)).bot for _ in range(2)]
+    form = {
+        "name": "Spring",
+        "format": "round_robin",
+        "ruleset": "korean",
+        "seats": "2",
+        "games_per_match": "2",
+        "rounds": "1",
+        "bots": [bot.pk for bot in bots],
+        **changes,
+    }
+    client = Client()
+    client.force_login(owner)
+    response = client.post("/tournaments/new/", form)
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert not Tournament.objects.exists()
+    assert not Match.objects.exists()
+
+
+@pytest.mark.parametrize(
+    ("changes", "field"),
+    [
+        ({"name": "b" * 41}, "name"),
+        ({"name": "evil\u202eyddeg"}, "name"),
+        ({"description": "d" * 501}, "description"),
+        ({"description": "nul\x00byte"}, "description"),
+    ],
+)
+def test_the_upload_form_refuses_bad_text_by_field_and_stores_nothing(changes, field):
+    client = Client()
+    client.force_login(UserFactory())
+    response = client.post(
+        "/my/bots/submit/",
+        {"name": "fine-name", "upload": SimpleUploadedFile("bot.py", DRAW_BOT_SOURCE), **changes},
+    )
+    assert response.status_code == 200
+    assert field in response.context["form"].errors
+    assert not Bot.objects.exists()
+    assert not BotVersion.objects.exists()

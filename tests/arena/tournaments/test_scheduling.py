@@ -5,6 +5,8 @@ import itertools
 from collections import Counter
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from arena.tournaments import scheduling
 
@@ -76,3 +78,24 @@ def test_module_docstring_examples_hold():
     failures, tried = doctest.testmod(scheduling)
     assert tried > 0
     assert failures == 0
+
+
+@settings(max_examples=12, deadline=None)
+@given(data=st.data())
+def test_any_balanced_field_seats_everyone_equally_at_full_distinct_tables(data):
+    seats = data.draw(st.integers(3, 8), label="seats")
+    entrants = data.draw(st.integers(seats, 16), label="entrants")
+    rounds = data.draw(st.integers(1, 2), label="rounds")
+    schedule = scheduling.balanced_schedule(
+        entrants=entrants, seats=seats, rounds=rounds, seed=data.draw(st.integers(0, 2**62))
+    )
+    assert len(schedule) == scheduling.schedule_size(
+        format="balanced", entrants=entrants, seats=seats, rounds=rounds
+    )
+    assert all(len(set(table)) == seats for table in schedule)
+    sat = Counter(e for table in schedule for e in table)
+    assert sorted(sat) == list(range(entrants))
+    assert len(set(sat.values())) == 1
+    meetings = scheduling.pair_meetings(schedule)
+    # Enough tables for every pair to meet once per round, on average.
+    assert sum(meetings.values()) >= rounds * entrants * (entrants - 1) // 2

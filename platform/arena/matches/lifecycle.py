@@ -256,7 +256,7 @@ def match_record_result(
     Does nothing (returns None) unless this worker still holds the match: a worker
     whose lease was taken over must not write a second result.
     """
-    from arena.ratings.services import ratings_apply_game
+    from arena.ratings.services import ratings_apply_match_games
 
     with transaction.atomic():
         match = _locked(match_id)
@@ -311,9 +311,10 @@ def match_record_result(
             }
         )
         if match.rated and match.competition_id is not None:
-            for game in created:  # in order: each game's ratings start from the last
+            for game in created:
                 game.match = match
-                ratings_apply_game(game=game)
+            # One lock and one write per bot for the whole match, games in order.
+            ratings_apply_match_games(games=created)
         if match.tournament_id is not None:
             from arena.tournaments.services import tournament_match_finished
 

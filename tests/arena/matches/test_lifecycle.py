@@ -275,7 +275,7 @@ def test_a_result_that_cannot_be_recorded_rolls_back_and_says_why(monkeypatch):
     def broken(**kwargs):
         raise ValueError("ratings exploded")
 
-    monkeypatch.setattr("arena.ratings.services.ratings_apply_game", broken)
+    monkeypatch.setattr("arena.ratings.services.ratings_apply_match_games", broken)
     match = match_with_seats(games_planned=1)
     assert match_run(match_id=match.pk) is Outcome.RETRY
     match.refresh_from_db()

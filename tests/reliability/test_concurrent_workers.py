@@ -26,8 +26,8 @@ GAMES_PER_MATCH = 1
 
 
 def queue_matches(count: int) -> tuple[list[Match], object]:
-    """`count` rated matches over every ordered pair of four bots, all queued at once
-    (the broker holds them until the workers start together)."""
+    """`count` rated matches over every ordered pair of four bots, queued in one go
+    while the workers wait for them."""
     competition = CompetitionFactory(seats=2, games_per_match=GAMES_PER_MATCH)
     versions = [ActiveBotVersionFactory(source=paced_bot_source(0)) for _ in range(BOTS)]
     tables = itertools.cycle(itertools.permutations(versions, 2))
@@ -49,8 +49,10 @@ def queue_matches(count: int) -> tuple[list[Match], object]:
 @pytest.mark.parametrize(("worker_count", "match_count"), [(2, 150), (4, 150)])
 def test_racing_workers_lose_no_rating_update(workers, worker_count, match_count):
     require_ci_services()
-    matches, competition = queue_matches(match_count)
     started = [workers(name="racer") for _ in range(worker_count)]
+    for worker in started:
+        worker.wait_ready()  # all of them racing from the first match on
+    matches, competition = queue_matches(match_count)
     ids = [m.pk for m in matches]
 
     def settled() -> bool:

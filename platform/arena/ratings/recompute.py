@@ -113,6 +113,18 @@ def stored_history(*, competition: Competition) -> list[tuple[int, int, int, flo
     return list(rows.iterator(chunk_size=BATCH))
 
 
+def history_by_bot(
+    history: list[tuple[int, int, int, float, float]],
+) -> dict[int, list[tuple[int, int, float, float]]]:
+    """Each bot's changes in order. Compared bot by bot, because two matches that
+    share no bot commit at the same time and their changes' ids interleave: the
+    global id order is not the replay's, while every bot's own order is."""
+    chains: dict[int, list[tuple[int, int, float, float]]] = defaultdict(list)
+    for game_id, bot_id, version_id, before, after in history:
+        chains[bot_id].append((game_id, version_id, before, after))
+    return dict(chains)
+
+
 def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeReport:
     """Replay a competition's rated games and compare with the stored ratings; with
     `write`, store the replayed ratings and history in their place.
@@ -135,7 +147,9 @@ def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeRepo
             if stored != replayed:
                 report.differences.append((bot_id, stored, replayed))
         replayed_history = [(c.game_id, c.bot_id, c.version_id, c.before, c.after) for c in changes]
-        report.history_differs = stored_history(competition=competition) != replayed_history
+        report.history_differs = history_by_bot(
+            stored_history(competition=competition)
+        ) != history_by_bot(replayed_history)
         if write and not report.matches_stored:
             rating_rows_replace(rows=rows, standings=standings, changes=changes)
     return report

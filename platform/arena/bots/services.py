@@ -1,7 +1,9 @@
 """Writes on bots and versions: upload, activate, retire, take off the ladder.
 
 Lock order: a Bot row before any of its BotVersion rows (the whole platform's
-order is in `arena.matches.lifecycle`).
+order is in `arena.matches.lifecycle`). Every lock on a Bot or BotVersion row is
+FOR NO KEY UPDATE: these writes never change keys, and a plain FOR UPDATE would also
+block the foreign-key checks of a new match's seats, a deadlock with matchmaking.
 """
 
 from __future__ import annotations
@@ -141,7 +143,7 @@ def _store_version(
                 _check_bot_quota(user=user)
                 bot = Bot.objects.create(owner=user, name=name, description=description)
             else:
-                bot = Bot.objects.select_for_update().get(pk=bot.pk)
+                bot = Bot.objects.select_for_update(no_key=True).get(pk=bot.pk)
                 if description and description != bot.description:
                     bot.description = description
                     bot.save(update_fields=["description"])
@@ -197,8 +199,8 @@ def bot_version_activate(*, user: User, version: BotVersion) -> BotVersion:
     if not user_may_manage(user=user, bot=version.bot):
         raise PermissionDenied("Only the bot's owner can activate its versions.")
     with transaction.atomic():
-        Bot.objects.select_for_update().get(pk=version.bot_id)
-        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        Bot.objects.select_for_update(no_key=True).get(pk=version.bot_id)
+        version = BotVersion.objects.select_for_update(no_key=True).get(pk=version.pk)
         if version.status == BotVersion.Status.ACTIVE:
             return version
         if version.qualified_at is None or version.status not in (
@@ -218,8 +220,8 @@ def bot_version_retire(*, user: User, version: BotVersion) -> BotVersion:
     if not user_may_manage(user=user, bot=version.bot):
         raise PermissionDenied("Only the bot's owner can retire its versions.")
     with transaction.atomic():
-        Bot.objects.select_for_update().get(pk=version.bot_id)
-        version = BotVersion.objects.select_for_update().get(pk=version.pk)
+        Bot.objects.select_for_update(no_key=True).get(pk=version.bot_id)
+        version = BotVersion.objects.select_for_update(no_key=True).get(pk=version.pk)
         if version.status in (BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING):
             raise ValidationError({"status": ["Wait until the version's qualification ends."]})
         if version.status != BotVersion.Status.RETIRED:
@@ -249,8 +251,8 @@ def bot_version_qualification_finish(
         bot_id = BotVersion.objects.filter(pk=version_id).values_list("bot_id", flat=True).first()
         if bot_id is None:
             return None
-        Bot.objects.select_for_update().get(pk=bot_id)
-        version = BotVersion.objects.select_for_update().get(pk=version_id)
+        Bot.objects.select_for_update(no_key=True).get(pk=bot_id)
+        version = BotVersion.objects.select_for_update(no_key=True).get(pk=version_id)
         if version.status != BotVersion.Status.QUALIFYING:
             return version
         version.qualification = report
@@ -277,7 +279,7 @@ def bot_version_qualification_start(*, version_id: int) -> BotVersion | None:
     now = timezone.now()
     with transaction.atomic():
         version = (
-            BotVersion.objects.select_for_update()
+            BotVersion.objects.select_for_update(no_key=True)
             .select_related("bot")
             .filter(pk=version_id)
             .first()
@@ -313,7 +315,7 @@ def bot_versions_stale_for_qualification(*, now: datetime | None = None) -> list
     cutoff = now - QUALIFICATION_REQUEUE_AFTER
     with transaction.atomic():
         stale = list(
-            BotVersion.objects.select_for_update(skip_locked=True)
+            BotVersion.objects.select_for_update(skip_locked=True, no_key=True)
             .filter(
                 Q(
                     status=BotVersion.Status.PENDING,

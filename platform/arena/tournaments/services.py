@@ -123,7 +123,7 @@ def tournament_create(
     with transaction.atomic():
         active = {
             version.bot_id: version
-            for version in BotVersion.objects.select_for_update()
+            for version in BotVersion.objects.select_for_update(no_key=True)
             .filter(bot__in=bots, status=BotVersion.Status.ACTIVE)
             .order_by("pk")
         }

@@ -333,7 +333,7 @@ def part_breakdown(args: argparse.Namespace) -> None:
         (sandbox, "run_match", "sandbox.run_match"),
         (lifecycle, "match_claim", "claim"),
         (lifecycle, "match_record_result", "record result (games, logs, seats, ratings)"),
-        (rating_services, "ratings_apply_game", "  of which ratings"),
+        (rating_services, "ratings_apply_match_games", "  of which ratings"),
     ]
     with timed_calls(targets) as spent:
         began = time.perf_counter()

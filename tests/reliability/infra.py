@@ -11,7 +11,6 @@ from __future__ import annotations
 import os
 import signal
 import subprocess
-import sys
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
@@ -19,7 +18,7 @@ from typing import Any
 
 import pytest
 
-from tests.support.worker import REPO_ROOT, wait_for, worker_environment
+from tests.support.worker import REPO_ROOT, wait_for, worker_argv, worker_environment
 
 REDIS_START = [
     "redis-server",
@@ -114,26 +113,9 @@ class Worker:
     """A `celery worker` process with its own environment and log file."""
 
     def __init__(self, *, name: str, log_path: Path, concurrency: int, env: dict[str, str]):
-        from django.conf import settings
-
         self.name = name
         self.log_path = log_path
-        argv = [
-            sys.executable,
-            "-m",
-            "celery",
-            "-A",
-            "arena",
-            "worker",
-            "--loglevel=INFO",
-            f"--concurrency={concurrency}",
-            "--pool=prefork",
-            f"--hostname={name}@%h",
-            "-Q",
-            settings.CELERY_TASK_DEFAULT_QUEUE,
-            "--without-mingle",
-            "--without-gossip",
-        ]
+        argv = worker_argv(concurrency=concurrency, hostname=name)
         self._log = log_path.open("wb")
         self.process = subprocess.Popen(
             argv,

@@ -47,12 +47,11 @@ def worker_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def start_worker(
-    *, concurrency: int = 2, hostname: str = "test-worker", extra_env: dict[str, str] | None = None
-) -> subprocess.Popen[bytes]:
+def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
+    """The command line of a real worker consuming the tests' queue."""
     from django.conf import settings
 
-    argv = [
+    return [
         sys.executable,
         "-m",
         "celery",
@@ -68,6 +67,12 @@ def start_worker(
         "--without-mingle",
         "--without-gossip",
     ]
+
+
+def start_worker(
+    *, concurrency: int = 2, hostname: str = "test-worker", extra_env: dict[str, str] | None = None
+) -> subprocess.Popen[bytes]:
+    argv = worker_argv(concurrency=concurrency, hostname=hostname)
     return subprocess.Popen(
         argv, cwd=REPO_ROOT, env=worker_environment(extra_env), start_new_session=True
     )

@@ -103,6 +103,9 @@ def test_leaderboard_pages(client, db, django_assert_max_num_queries):
     assert [row.rank for row in second.context["rows"]] == list(
         range(view.PAGE_SIZE + 1, view.PAGE_SIZE + 6)
     )
+    # The next-page link keeps the search and the sort.
+    searched = client.get(reverse("web:leaderboard"), {"q": "b", "sort": "name"})
+    assert 'href="?q=b&amp;sort=name&amp;page=2"' in searched.content.decode()
 
 
 def test_unknown_competition_is_404(client, db):

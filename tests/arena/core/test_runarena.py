@@ -59,6 +59,20 @@ def _get(url: str) -> tuple[int, bytes]:
         return 0, b""
 
 
+def _children(pid: int) -> list[int]:
+    """The direct children of `pid`: for runarena, web, worker and beat."""
+    found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
+    return [int(child) for child in found.stdout.split()]
+
+
+def _alive(pid: int) -> bool:
+    try:
+        state = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0]
+    except (FileNotFoundError, ProcessLookupError):
+        return False
+    return state != "Z"
+
+
 @pytest.mark.slow
 def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
     port = _free_port()
@@ -92,6 +106,8 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
         info = json.loads(probe.stdout.strip().splitlines()[-1])
         assert _is_stdlib(info["platform_module"])
         assert f"http://127.0.0.1:{port}/" in (tmp_path / "runarena.log").read_text()
+        children = _children(process.pid)
+        assert len(children) == 3  # web, worker, beat
 
         process.send_signal(signal.SIGINT)  # what Ctrl-C delivers
         assert process.wait(timeout=60) == 0
@@ -102,16 +118,7 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
             process.wait()
         log.close()
     # Nothing of web, worker or beat survives the supervisor.
-    leftovers = subprocess.run(
-        ["pgrep", "-f", f"runserver --noreload 127.0.0.1:{port}"], capture_output=True
-    )
-    assert leftovers.returncode == 1
-
-
-def _children_of_port(port: int) -> list[int]:
-    """Processes `runarena --port PORT` started (web, worker, beat)."""
-    found = subprocess.run(["pgrep", "-f", f"127.0.0.1:{port}"], capture_output=True, text=True)
-    return [int(pid) for pid in found.stdout.split()]
+    assert not [child for child in children if _alive(child)]
 
 
 @pytest.mark.slow
@@ -132,8 +139,13 @@ def test_children_die_when_the_supervisor_is_killed(tmp_path):
             timeout=120,
             what="the site to answer",
         )
-        assert _children_of_port(port)
+        children = _children(process.pid)
+        assert len(children) == 3  # web, worker, beat
     finally:
         process.kill()
         process.wait()
-    wait_for(lambda: not _children_of_port(port), timeout=30, what="the children to exit")
+    wait_for(
+        lambda: not [child for child in children if _alive(child)],
+        timeout=30,
+        what="web, worker and beat to exit",
+    )

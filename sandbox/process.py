@@ -52,7 +52,7 @@ class BotProcess(ABC):
         """Stdout bytes: None if nothing came within `timeout_s`, b'' at end of stream."""
 
     @abstractmethod
-    def _write_some(self, data: memoryview) -> int | None:
+    def _write_some(self, data: bytes | memoryview) -> int | None:
         """Write what fits now without blocking: bytes written, None if the bot is gone."""
 
     @abstractmethod
@@ -82,33 +82,48 @@ class BotProcess(ABC):
 
     def exchange(self, payload: bytes, deadline: float) -> bytes:
         """Send one message and return the one line that answers it (without newline)."""
-        self._refuse_unsolicited()
+        if self._buffer or (not self._eof and self._output_waiting()):
+            self._refuse_unsolicited()
         if not self._send(payload, deadline):
             raise self._death_fault()
         return self.read_line(deadline)
 
     def read_line(self, deadline: float) -> bytes:
+        buffer = self._buffer
         while True:
-            newline = self._buffer.find(b"\n")
-            if newline >= 0:
-                line = bytes(self._buffer[:newline])
-                del self._buffer[: newline + 1]
-                if len(line) > self.limits.line_bytes:
+            if buffer:
+                newline = buffer.find(b"\n")
+                if newline >= 0:
+                    line = bytes(buffer[:newline])
+                    del buffer[: newline + 1]
+                    if len(line) > self.limits.line_bytes:
+                        raise BotFault("illegal", "reply line longer than the limit")
+                    return line
+                if len(buffer) > self.limits.line_bytes:
                     raise BotFault("illegal", "reply line longer than the limit")
-                return line
-            if len(self._buffer) > self.limits.line_bytes:
-                raise BotFault("illegal", "reply line longer than the limit")
             if self._eof:
                 raise self._death_fault()
             remaining = deadline - time.monotonic()
             if remaining <= 0:
                 raise BotFault("timeout")
-            self._take(self._recv(remaining))
+            data = self._recv(remaining)
+            if data and not buffer and data.find(b"\n") == len(data) - 1:
+                # The usual reply: one whole line in one read. No copy into the buffer.
+                self._count_stdout(len(data))
+                if len(data) > self.limits.line_bytes + 1:
+                    raise BotFault("illegal", "reply line longer than the limit")
+                return data[:-1]
+            self._take(data)
 
     def discard_pending(self) -> None:
         """Forget output already here (a late reply to `end`, which is allowed)."""
         self._take(self._recv(0))
         self._buffer.clear()
+
+    def _output_waiting(self) -> bool:
+        """Might the bot have written something since its last reply? A backend with
+        a cheap test (a poll) says no when it can; this default always reads."""
+        return True
 
     def _refuse_unsolicited(self) -> None:
         if not self._eof:
@@ -116,32 +131,35 @@ class BotProcess(ABC):
         if self._buffer:
             raise BotFault("illegal", "output that no message asked for")
 
+    def _count_stdout(self, size: int) -> None:
+        self._stdout_used += size
+        if self._stdout_used > self.limits.stdout_bytes_per_game:
+            raise BotFault("limit", "stdout budget of the game exceeded")
+
     def _take(self, data: bytes | None) -> None:
         if data is None:
             return
         if not data:
             self._eof = True
             return
-        self._stdout_used += len(data)
-        if self._stdout_used > self.limits.stdout_bytes_per_game:
-            raise BotFault("limit", "stdout budget of the game exceeded")
+        self._count_stdout(len(data))
         self._buffer += data
 
     def _send(self, data: bytes, deadline: float) -> bool:
         """Write all of `data`; False if the bot is gone. A bot that stops reading its
         input only stalls itself, until the deadline: then it is a `timeout`."""
-        view = memoryview(data)
-        while view:
-            written = self._write_some(view)
+        view: bytes | memoryview = data
+        while True:
+            written = self._write_some(view)  # almost always all of it, at once
             if written is None:
                 return False
-            view = view[written:]
-            if view:
-                remaining = deadline - time.monotonic()
-                if remaining <= 0:
-                    raise BotFault("timeout", "the bot stopped reading its input")
-                self._wait_writable(remaining)
-        return True
+            if written == len(view):
+                return True
+            view = memoryview(view)[written:]
+            remaining = deadline - time.monotonic()
+            if remaining <= 0:
+                raise BotFault("timeout", "the bot stopped reading its input")
+            self._wait_writable(remaining)
 
     def stderr_lines(self, *, flush_partial: bool = False) -> list[str]:
         """Stderr lines written since the last call, including any just written."""

@@ -85,13 +85,17 @@ class StderrDrain:
         self._tail = tail
         self._lock = threading.Lock()
         self._ended = False
+        # One poll object per thread (they are not to be shared), made once: `sync`
+        # runs at every decision.
+        self._poll_sync = self._poller()
+        self._poll_thread = self._poller()
         self._thread = threading.Thread(target=self._run, name=name, daemon=True)
         self._thread.start()
 
-    def _ready(self, timeout_ms: int) -> bool:
+    def _poller(self) -> select.poll:
         poller = select.poll()
         poller.register(self._fd, select.POLLIN)
-        return bool(poller.poll(timeout_ms))
+        return poller
 
     def _read_once(self) -> int | None:
         """One read under the lock: bytes taken in, or None once the stream has ended."""
@@ -113,7 +117,7 @@ class StderrDrain:
     def _run(self) -> None:
         while not self._ended:
             try:
-                ready = self._ready(200)
+                ready = bool(self._poll_thread.poll(200))
             except (OSError, ValueError):
                 return
             if ready and self._read_once() is None:
@@ -122,7 +126,7 @@ class StderrDrain:
     def sync(self) -> None:
         """Take in what is already written: bounded, as a bot may write without end."""
         taken = 0
-        while taken < SYNC_BYTES and not self._ended and self._ready(0):
+        while taken < SYNC_BYTES and not self._ended and self._poll_sync.poll(0):
             got = self._read_once()
             if not got:
                 return

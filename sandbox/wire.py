@@ -10,6 +10,8 @@ carries them could break storing the log of every player of the game).
 from __future__ import annotations
 
 import json
+import json.scanner
+from collections.abc import Callable
 from typing import Any
 
 from engine.errors import BotFault
@@ -42,6 +44,12 @@ def _finite_float(text: str) -> float:
 
 
 _decoder = json.JSONDecoder(parse_constant=_reject_constant, parse_float=_finite_float)
+# The decoder's own scanner, called directly: `JSONDecoder.decode` adds two regular
+# expression matches for the whitespace around the value, which cost as much as the
+# scan of a whole reply.
+# (typeshed declares make_scanner's argument as the scanner class itself, hence the ignore.)
+_scan: Callable[[str, int], tuple[Any, int]] = json.scanner.make_scanner(_decoder)  # type: ignore[arg-type]
+_JSON_WHITESPACE = " \t\n\r"
 
 
 def _check_depth_prefix(text: str) -> None:
@@ -101,13 +109,17 @@ def parse_reply(line: bytes) -> dict[str, Any]:
         raise BotFault("illegal", "reply is not UTF-8") from None
     if text.count("[") + text.count("{") > MAX_DEPTH:  # only then can it nest too deep
         _check_depth_prefix(text)
+    text = text.strip(_JSON_WHITESPACE)
     try:
-        value = _decoder.decode(text)
+        value, end = _scan(text, 0)
     except BotFault:
         raise
-    except (ValueError, RecursionError):
-        # ValueError covers JSONDecodeError and ints beyond the digit limit.
+    except (ValueError, RecursionError, StopIteration):
+        # ValueError covers JSONDecodeError and ints beyond the digit limit;
+        # StopIteration is the scanner's "no JSON value here".
         raise BotFault("illegal", "reply is not JSON") from None
+    if end != len(text):
+        raise BotFault("illegal", "reply is not JSON")
     if not isinstance(value, dict):
         raise BotFault("illegal", "reply is not a JSON object")
     # Strictly decoded UTF-8 holds no surrogates, and JSON refuses a raw NUL in a

@@ -277,7 +277,7 @@ class ContainerProcess(BotProcess):
                 if remaining <= 0 and not stream.stdout and not stream.ended:
                     return None
 
-    def _write_some(self, data: memoryview) -> int | None:
+    def _write_some(self, data: bytes | memoryview) -> int | None:
         try:
             return self._socket.send(data)
         except BlockingIOError:

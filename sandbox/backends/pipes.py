@@ -127,7 +127,10 @@ class PipeProcess(BotProcess):
         except BlockingIOError:
             return None
 
-    def _write_some(self, data: memoryview) -> int | None:
+    def _output_waiting(self) -> bool:
+        return bool(self._poll_out.poll(0))
+
+    def _write_some(self, data: bytes | memoryview) -> int | None:
         try:
             return os.write(self._stdin_fd, data)
         except BlockingIOError:

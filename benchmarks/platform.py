@@ -207,9 +207,12 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
     try:
         probe.delay().get(timeout=120)  # the worker is up: its start-up is not timed
         started = time.perf_counter()
-        with transaction.atomic():
-            created = [
-                match_create(
+        # One transaction per match, as the ladder's matchmaker commits them: each is
+        # queued at its commit, so the workers start while the rest are created.
+        created = []
+        for (first, second), seed in plan:
+            with transaction.atomic():
+                match = match_create(
                     kind=Match.Kind.LADDER,
                     versions=[versions[first], versions[second]],
                     ruleset=competition.ruleset,
@@ -217,9 +220,8 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
                     competition=competition,
                     rated=True,
                     seed=seed,
-                ).pk
-                for (first, second), seed in plan
-            ]
+                )
+            created.append(match.pk)
         batch = Match.objects.filter(pk__in=created)
         finished = batch.filter(state__in=[Match.State.DONE, Match.State.FAILED])
         wait_until(

@@ -1,11 +1,31 @@
 """The Celery application shared by the web process, the workers and beat."""
 
 import os
+from typing import Any
 
 from celery import Celery
+from celery.signals import task_postrun, task_prerun
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
 
 app = Celery("arena")
 app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
+
+
+@task_prerun.connect
+@task_postrun.connect
+def recycle_database_connections(sender: Any = None, **_kwargs: Any) -> None:
+    """Treat a task like a request: keep the connection (CONN_MAX_AGE) unless it
+    is too old or broken, and health-check it before first use (CONN_HEALTH_CHECKS).
+
+    Celery's own fixup would close it after every task (see CELERY_DB_REUSE_MAX).
+    An eager task runs inside its caller's transaction, which is not ours to end.
+    """
+    from django.db import close_old_connections, connections
+
+    if getattr(getattr(sender, "request", None), "is_eager", False):
+        return
+    if any(conn.in_atomic_block for conn in connections.all(initialized_only=True)):
+        return
+    close_old_connections()

@@ -49,6 +49,22 @@ def _locked(match_id: int) -> Match | None:
     return Match.objects.select_for_update().filter(pk=match_id).first()
 
 
+def _update_returning(sql: str, params: list[Any]) -> Match | None:
+    """Run `UPDATE matches_match ... RETURNING *` and return the updated row, if any.
+
+    The claim and the result write run once per match on every worker; written out
+    they cost a fifth of the CPU of the ORM's update-then-read (measured in
+    benchmarks/platform.py), and one round trip instead of two to four.
+    """
+    rows = list(Match.objects.raw(sql.format(table=Match._meta.db_table), params))
+    return rows[0] if rows else None
+
+
+def _db_time(value: datetime) -> Any:
+    """A datetime as the ORM would store it (naive UTC text on SQLite)."""
+    return connection.ops.adapt_datetimefield_value(value)
+
+
 def match_claim(*, match_id: int, token: str) -> Match | None:
     """Take a queued match (or a running one whose lease expired) for this worker.
 
@@ -56,6 +72,28 @@ def match_claim(*, match_id: int, token: str) -> Match | None:
     held by a live lease. A match out of attempts is failed here instead.
     """
     now = timezone.now()
+    # The usual case in one conditional UPDATE, atomic by itself: of two workers
+    # claiming at once, the second finds the row no longer claimable.
+    claimed = _update_returning(
+        "UPDATE {table} SET state = %s, attempts = attempts + 1, worker = %s,"
+        " lease_expires_at = %s, started_at = %s"
+        " WHERE id = %s AND attempts < %s"
+        " AND (state = %s OR (state = %s AND lease_expires_at <= %s)) RETURNING *",
+        [
+            Match.State.RUNNING,
+            token,
+            _db_time(_lease_until(now)),
+            _db_time(now),
+            match_id,
+            settings.ARENA_MATCH_MAX_ATTEMPTS,
+            Match.State.QUEUED,
+            Match.State.RUNNING,
+            _db_time(now),
+        ],
+    )
+    if claimed is not None:
+        return claimed
+    # Nothing claimed: see why under the row lock, and fail a match out of attempts.
     with transaction.atomic():
         match = _locked(match_id)
         if match is None:
@@ -65,18 +103,9 @@ def match_claim(*, match_id: int, token: str) -> Match | None:
             and match.lease_expires_at is not None
             and match.lease_expires_at <= now
         )
-        if not claimable:
-            return None
-        if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+        if claimable and match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
             _fail(match, f"Gave up after {match.attempts} attempts.")
-            return None
-        match.state = Match.State.RUNNING
-        match.attempts += 1
-        match.worker = token
-        match.lease_expires_at = _lease_until(now)
-        match.started_at = now
-        match.save(update_fields=["state", "attempts", "worker", "lease_expires_at", "started_at"])
-    return match
+    return None
 
 
 def match_lease_renew(*, match_id: int, token: str) -> bool:
@@ -254,16 +283,39 @@ def match_record_result(
     summaries, fault streaks, ratings (rated matches) and the tournament hook.
 
     Does nothing (returns None) unless this worker still holds the match: a worker
-    whose lease was taken over must not write a second result.
+    whose lease was taken over must not write a second result. This runs for every
+    match a worker plays, so it keeps to a dozen small statements.
     """
     from arena.ratings.services import ratings_apply_match_games
 
     with transaction.atomic():
-        match = _locked(match_id)
-        if match is None or match.state != Match.State.RUNNING or match.worker != token:
+        # One conditional UPDATE checks that this worker still holds the lease and
+        # locks the row (first in the lock order) until the transaction ends.
+        match = _update_returning(
+            "UPDATE {table} SET state = %s, lease_expires_at = NULL, finished_at = %s,"
+            " backend = %s WHERE id = %s AND state = %s AND worker = %s RETURNING *",
+            [
+                Match.State.DONE,
+                _db_time(timezone.now()),
+                backend[:16],
+                match_id,
+                Match.State.RUNNING,
+                token,
+            ],
+        )
+        if match is None:
             logger.warning("match %s: result discarded, lease no longer held", match_id)
             return None
-        seats = list(MatchSeat.objects.filter(match=match).order_by("index"))
+        if stopped:  # the sandbox ended the match early (its time cap): say so
+            _append_error(match, f"Stopped after {len(games)} games: {stopped}.")
+            match.save(update_fields=["error"])
+        seats = list(
+            MatchSeat.objects.raw(
+                f"SELECT * FROM {MatchSeat._meta.db_table} WHERE match_id = %s"
+                ' ORDER BY "index"',
+                [match_id],
+            )
+        )
         rows = []
         for number, log in enumerate(games):
             summary = game_summary(log)
@@ -294,16 +346,16 @@ def match_record_result(
                         *({"game": number, "reason": r} for r in reasons),
                     ]
         created = Game.objects.bulk_create(rows)
-        MatchSeat.objects.bulk_update(
-            seats, ["games", "wins", "faults", "rank_sum", "fault_reasons"]
-        )
-        match.state = Match.State.DONE
-        match.lease_expires_at = None
-        match.finished_at = timezone.now()
-        match.backend = backend[:16]
-        if stopped:  # the sandbox ended the match early (its time cap): say so
-            _append_error(match, f"Stopped after {len(games)} games: {stopped}.")
-        match.save(update_fields=["state", "lease_expires_at", "finished_at", "backend", "error"])
+        for seat in seats:
+            # One plain UPDATE per seat: cheaper to build and to run than
+            # bulk_update's CASE expressions for two to eight rows.
+            MatchSeat.objects.filter(pk=seat.pk).update(
+                games=seat.games,
+                wins=seat.wins,
+                faults=seat.faults,
+                rank_sum=seat.rank_sum,
+                fault_reasons=seat.fault_reasons,
+            )
         bot_version_record_match_faults(
             version_ids_faulted={
                 seat.bot_version_id: [entry["reason"] for entry in seat.fault_reasons]
@@ -314,7 +366,11 @@ def match_record_result(
             for game in created:
                 game.match = match
             # One lock and one write per bot for the whole match, games in order.
-            ratings_apply_match_games(games=created)
+            ratings_apply_match_games(
+                games=created,
+                seats=[(seat.index, seat.bot_id, seat.bot_version_id) for seat in seats],
+                new_games=True,
+            )
         if match.tournament_id is not None:
             from arena.tournaments.services import tournament_match_finished
 

@@ -76,7 +76,12 @@ def ratings_apply_game(*, game: Game) -> None:
     ratings_apply_match_games(games=[game])
 
 
-def ratings_apply_match_games(*, games: Sequence[Game]) -> None:
+def ratings_apply_match_games(
+    *,
+    games: Sequence[Game],
+    seats: list[tuple[int, int, int]] | None = None,
+    new_games: bool = False,
+) -> None:
     """Apply finished games of one rated match, in the order given, to the
     competition's ratings.
 
@@ -86,7 +91,9 @@ def ratings_apply_match_games(*, games: Sequence[Game]) -> None:
     update. Games that are not rated, or that already have their rating changes, are
     left alone, so that a retried result write cannot rate a game twice. About six
     small queries whatever the number of games: this runs for every match a worker
-    records.
+    records. `seats`, (index, bot id, version id) in index order, saves reading them
+    when the caller has them; `new_games` says the games were created in the
+    caller's transaction, so none can have been rated yet.
     """
     if not games:
         return
@@ -95,11 +102,12 @@ def ratings_apply_match_games(*, games: Sequence[Game]) -> None:
         raise RatingError("ratings_apply_match_games takes the games of one match")
     if not match.rated or match.competition_id is None:
         return
-    seats = list(
-        MatchSeat.objects.filter(match_id=match.pk)
-        .order_by("index")
-        .values_list("index", "bot_id", "bot_version_id")
-    )
+    if seats is None:
+        seats = list(
+            MatchSeat.objects.filter(match_id=match.pk)
+            .order_by("index")
+            .values_list("index", "bot_id", "bot_version_id")
+        )
     # Checked before any write, so that a refused game leaves the caller's
     # transaction usable.
     paired_by_game = [(game, game_seats_and_ranks(game=game, seats=seats)) for game in games]
@@ -111,9 +119,13 @@ def ratings_apply_match_games(*, games: Sequence[Game]) -> None:
         )
         # Checked under the locks: a concurrent apply of the same games has committed
         # its changes by the time we hold the rows.
-        rated = set(
-            RatingChange.objects.filter(game_id__in=[game.pk for game in games]).values_list(
-                "game_id", flat=True
+        rated = (
+            set()
+            if new_games
+            else set(
+                RatingChange.objects.filter(game_id__in=[game.pk for game in games]).values_list(
+                    "game_id", flat=True
+                )
             )
         )
         standings = {bot_id: standing_from_rating(row) for bot_id, row in rows.items()}

@@ -1,8 +1,10 @@
 """A real Celery worker process runs tasks sent through the configured broker."""
 
 import pytest
+from django.db import connection
 
 from arena.core.tasks import probe
+from tests.support.worker import start_worker, stop_worker
 from tests.test_layout import _is_stdlib
 
 
@@ -12,6 +14,21 @@ def test_task_completes_on_a_real_worker(celery_worker_process):
     info = result.get(timeout=60)
     assert _is_stdlib(info["platform_module"])
     assert info["python_version"]
+
+
+@pytest.mark.slow
+def test_a_worker_keeps_its_database_session_between_tasks(transactional_db):
+    # Celery's Django fixup would close the connection after every task: a new
+    # PostgreSQL session (a forked backend) per match. CELERY_DB_REUSE_MAX and
+    # arena.celery's own handler keep it, as Django keeps one across requests.
+    if connection.vendor != "postgresql":
+        pytest.skip("sessions are PostgreSQL's (CI runs it)")
+    process = start_worker(concurrency=1, hostname="session-worker")
+    try:
+        sessions = {probe.delay().get(timeout=60)["database_session"] for _ in range(3)}
+    finally:
+        stop_worker(process)
+    assert len(sessions) == 1, sessions
 
 
 def test_healthz_reports_database(client, db):

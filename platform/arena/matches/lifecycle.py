@@ -56,7 +56,7 @@ def _update_returning(sql: str, params: list[Any]) -> Match | None:
     they cost a fifth of the CPU of the ORM's update-then-read (measured in
     benchmarks/platform.py), and one round trip instead of two to four.
     """
-    rows = list(Match.objects.raw(sql.format(table=Match._meta.db_table), params))
+    rows = list(Match.objects.raw(sql, params))
     return rows[0] if rows else None
 
 
@@ -75,7 +75,7 @@ def match_claim(*, match_id: int, token: str) -> Match | None:
     # The usual case in one conditional UPDATE, atomic by itself: of two workers
     # claiming at once, the second finds the row no longer claimable.
     claimed = _update_returning(
-        "UPDATE {table} SET state = %s, attempts = attempts + 1, worker = %s,"
+        "UPDATE matches_match SET state = %s, attempts = attempts + 1, worker = %s,"
         " lease_expires_at = %s, started_at = %s"
         " WHERE id = %s AND attempts < %s"
         " AND (state = %s OR (state = %s AND lease_expires_at <= %s)) RETURNING *",
@@ -292,7 +292,7 @@ def match_record_result(
         # One conditional UPDATE checks that this worker still holds the lease and
         # locks the row (first in the lock order) until the transaction ends.
         match = _update_returning(
-            "UPDATE {table} SET state = %s, lease_expires_at = NULL, finished_at = %s,"
+            "UPDATE matches_match SET state = %s, lease_expires_at = NULL, finished_at = %s,"
             " backend = %s WHERE id = %s AND state = %s AND worker = %s RETURNING *",
             [
                 Match.State.DONE,
@@ -311,8 +311,7 @@ def match_record_result(
             match.save(update_fields=["error"])
         seats = list(
             MatchSeat.objects.raw(
-                f"SELECT * FROM {MatchSeat._meta.db_table} WHERE match_id = %s"
-                ' ORDER BY "index"',
+                'SELECT * FROM matches_matchseat WHERE match_id = %s ORDER BY "index"',
                 [match_id],
             )
         )

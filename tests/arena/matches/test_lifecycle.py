@@ -283,3 +283,12 @@ def test_a_result_that_cannot_be_recorded_rolls_back_and_says_why(monkeypatch):
     assert "recording failed: ValueError: ratings exploded" in match.error
     assert not Game.objects.filter(match=match).exists()  # nothing half-written
     assert all(seat.games == 0 for seat in match.seats.all())
+
+
+def test_the_hand_written_statements_name_the_models_tables():
+    # match_claim and match_record_result spell these out (one UPDATE ... RETURNING
+    # each, the per-match hot path): a renamed table must fail here, not in a worker.
+    from arena.matches.models import MatchSeat
+
+    assert Match._meta.db_table == "matches_match"
+    assert MatchSeat._meta.db_table == "matches_matchseat"

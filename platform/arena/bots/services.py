@@ -361,7 +361,11 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
     # FOR NO KEY UPDATE: only counters and the status change, and a plain FOR UPDATE
     # would also block the foreign-key checks of rows that merely refer to a version
     # (a new match's seats), which lock in seat order: a deadlock with matchmaking.
-    versions = BotVersion.objects.select_for_update(no_key=True).filter(pk__in=version_ids_faulted)
+    versions = (
+        BotVersion.objects.select_for_update(no_key=True)
+        .filter(pk__in=version_ids_faulted)
+        .only("consecutive_faulted_matches", "status", "status_reason")
+    )
     for version in versions.order_by("pk"):
         reasons = version_ids_faulted[version.pk]
         if not reasons:

@@ -34,9 +34,21 @@ def match_run(*, match_id: int) -> Outcome:
         return Outcome.NOTHING_TO_DO
     seats = list(
         MatchSeat.objects.filter(match_id=match_id)
-        .select_related("bot", "bot_version", "bot_version__bot")
+        .select_related("bot", "bot_version")
+        # What the sandbox needs, not the versions' qualification reports.
+        .only(
+            "index",
+            "bot__name",
+            "bot__is_example",
+            "bot_version__kind",
+            "bot_version__code",
+            "bot_version__sha256",
+            "bot_version__bot",
+        )
         .order_by("index")
     )
+    for seat in seats:
+        seat.bot_version.bot = seat.bot  # the same bot: no query for it later
     renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
     renew = lifecycle.lease_renewer(match_id=match_id, token=token, every_seconds=renew_every)
     try:

@@ -16,7 +16,7 @@ def _database_session() -> str:
         return f"postgresql:{cursor.fetchone()[0]}"
 
 
-@shared_task(name="arena.core.probe", time_limit=30)
+@shared_task(name="arena.core.probe", time_limit=30, ignore_result=False)
 def probe() -> dict[str, str]:
     """Report what the worker process sees; `platform` must be the standard library."""
     return {

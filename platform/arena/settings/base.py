@@ -144,6 +144,10 @@ CELERY_WORKER_PREFETCH_MULTIPLIER = 1
 # boundaries instead (CONN_MAX_AGE, health checks, dropping a broken connection).
 CELERY_DB_REUSE_MAX = 10_000
 CELERY_RESULT_EXPIRES = 3600
+# Outcomes live in the database (matches, versions, tournaments); storing a result per
+# task would only cost a broker round trip each. A task whose result is read (the
+# probe) asks for it.
+CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
 # Periodic jobs (arena.matches and arena.bots). `expires` drops a run that waited

@@ -292,15 +292,19 @@ def run(rounds: int, starts: int, *, pin: bool = True) -> str:
         "over one connection). On pipes the sandbox adds about 4-5 µs to a 10-15 µs",
         "round trip: a poll for output nobody asked for before each message (0.4 µs),",
         "a deadline-bounded wait (poll then read, 1.1 µs more than a blocking read),",
-        "the hostile-JSON checks (0.7 µs), the bookkeeping, and on the subprocess path",
-        "the bot's own session (setsid puts it in its own scheduler autogroup, 0.45 µs).",
+        "the hostile-JSON checks (0.7 µs) and the bookkeeping. (A local bot gets its own",
+        "process group, not its own session: setsid would also give it its own scheduler",
+        "autogroup, 0.45 µs more per round trip; bwrap's --new-session still detaches",
+        "the bot itself from any terminal.)",
         "Unpinned, the scheduler's placement alone moves a round trip between 10 and",
         "50 µs from one process to the next (`--no-pin` shows it), which swamps all of",
         "that. A local bot's start runs a bootstrap that imports nothing (runpy alone",
         "cost 5 ms) and pays for entering its cgroups: on cgroup v1 each of the two",
         "writes to `cgroup.procs` can wait for an RCU grace period (up to 2 x 10 ms when",
         "starts are spread out; `echo 1 > /sys/kernel/rcu_expedited` on a worker host",
-        "brings it to about 1 ms). A match starts each bot once, not per game.",
+        "brings it to about 1 ms; which starts pay it varies from run to run, hence the",
+        "spread of the bwrap start-up ratio between 1.3x and 1.9x). A match starts each",
+        "bot once, not per game.",
     ]
     return "\n".join(lines)
 

@@ -97,22 +97,21 @@ class StderrDrain:
         poller.register(self._fd, select.POLLIN)
         return poller
 
-    def _read_once(self) -> int | None:
-        """One read under the lock: bytes taken in, or None once the stream has ended."""
-        with self._lock:
-            if self._ended:
-                return None
-            try:
-                data = self._read()
-            except (OSError, ValueError):  # closed under us by teardown
-                data = b""
-            if data is None:
-                return 0
-            if not data:
-                self._ended = True
-                return None
-            self._tail.feed(data)
-            return len(data)
+    def _read_locked(self) -> int | None:
+        """One read, the lock held: bytes taken in, or None once the stream has ended."""
+        if self._ended:
+            return None
+        try:
+            data = self._read()
+        except (OSError, ValueError):  # closed under us by teardown
+            data = b""
+        if data is None:
+            return 0
+        if not data:
+            self._ended = True
+            return None
+        self._tail.feed(data)
+        return len(data)
 
     def _run(self) -> None:
         while not self._ended:
@@ -120,17 +119,25 @@ class StderrDrain:
                 ready = bool(self._poll_thread.poll(200))
             except (OSError, ValueError):
                 return
-            if ready and self._read_once() is None:
-                return
+            if ready:
+                with self._lock:
+                    if self._read_locked() is None:
+                        return
 
     def sync(self) -> None:
-        """Take in what is already written: bounded, as a bot may write without end."""
-        taken = 0
-        while taken < SYNC_BYTES and not self._ended and self._poll_sync.poll(0):
-            got = self._read_once()
-            if not got:
-                return
-            taken += got
+        """Take in what is already written: bounded, as a bot may write without end.
+
+        All under the lock: bytes the drain thread has just read from the pipe but
+        not yet put in the tail would otherwise be in neither place when the caller
+        takes this decision's lines, and land with the next decision's.
+        """
+        with self._lock:
+            taken = 0
+            while taken < SYNC_BYTES and not self._ended and self._poll_sync.poll(0):
+                got = self._read_locked()
+                if not got:
+                    return
+                taken += got
 
     def stop(self, timeout_s: float = 1.0) -> None:
         """Wait for the end of the stream (its writers are dead), then stop reading.

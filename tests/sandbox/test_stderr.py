@@ -1,6 +1,9 @@
 from __future__ import annotations
 
-from sandbox.stderr import MAX_LINE_CHARS, StderrTail
+import os
+import threading
+
+from sandbox.stderr import MAX_LINE_CHARS, StderrDrain, StderrTail
 
 
 def test_lines_come_out_once_in_order() -> None:
@@ -37,3 +40,36 @@ def test_lines_are_safe_to_store() -> None:
     (line,) = tail.take()
     assert "\x00" not in line
     line.encode("utf-8")
+
+
+def test_sync_waits_for_bytes_the_drain_thread_holds() -> None:
+    # The drain thread has read a line from the pipe but not yet put it in the tail
+    # when the engine asks for this decision's lines: `sync` must wait for it, or the
+    # line lands with the next decision.
+    read_end, write_end = os.pipe()
+    os.set_blocking(read_end, False)
+    holding, release = threading.Event(), threading.Event()
+
+    def read() -> bytes | None:
+        try:
+            data = os.read(read_end, 65536)
+        except BlockingIOError:
+            return None
+        if data and threading.current_thread().name == "held-drain":
+            holding.set()
+            release.wait(5)
+        return data
+
+    tail = StderrTail(10_000)
+    drain = StderrDrain(read_end, read, tail, "held-drain")
+    try:
+        os.write(write_end, b"decision at turn 3\n")
+        assert holding.wait(5)
+        threading.Timer(0.2, release.set).start()
+        drain.sync()
+        assert tail.take() == ["decision at turn 3"]
+    finally:
+        release.set()
+        os.close(write_end)
+        drain.stop()
+        os.close(read_end)

@@ -251,6 +251,7 @@ def part_throughput(args: argparse.Namespace) -> None:
         f"load average {os.getloadavg()[0]:.1f}"
     )
     direct_total = platform_total = 0.0
+    pair_overheads: list[float] = []
     for _ in range(args.repeat):
         direct = run_direct(
             plan, games=args.games_per_match, workers=args.workers, backend=args.backend
@@ -258,10 +259,11 @@ def part_throughput(args: argparse.Namespace) -> None:
         platform = run_platform(plan, games=args.games_per_match, workers=args.workers)
         direct_total += direct
         platform_total += platform
+        pair_overheads.append(100 * (platform - direct) / direct)
         print(
             f"  direct {direct:6.1f} s ({60 * args.matches / direct:6.1f}/min)   platform "
             f"{platform:6.1f} s ({60 * args.matches / platform:6.1f}/min)   "
-            f"load {os.getloadavg()[0]:.1f}"
+            f"overhead {pair_overheads[-1]:+5.1f}%   load {os.getloadavg()[0]:.1f}"
         )
     runs = args.matches * args.repeat
     direct_rate = 60 * runs / direct_total
@@ -274,6 +276,12 @@ def part_throughput(args: argparse.Namespace) -> None:
         f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   platform overhead "
         f"{100 * (platform_total - direct_total) / direct_total:+.1f}% of the match time"
     )
+    if len(pair_overheads) > 1:
+        # A shared machine moves single pairs by ten points: say how far they spread.
+        print(
+            f"overhead per pair             median {statistics.median(pair_overheads):+.1f}%, "
+            f"from {min(pair_overheads):+.1f}% to {max(pair_overheads):+.1f}%"
+        )
 
 
 @contextlib.contextmanager

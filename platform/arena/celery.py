@@ -20,12 +20,11 @@ def recycle_database_connections(sender: Any = None, **_kwargs: Any) -> None:
     is too old or broken, and health-check it before first use (CONN_HEALTH_CHECKS).
 
     Celery's own fixup would close it after every task (see CELERY_DB_REUSE_MAX).
-    An eager task runs inside its caller's transaction, which is not ours to end.
+    An eager task (`apply`, `delay` in tests) runs inside its caller's transaction,
+    which is not ours to end.
     """
-    from django.db import close_old_connections, connections
+    from django.db import close_old_connections
 
     if getattr(getattr(sender, "request", None), "is_eager", False):
-        return
-    if any(conn.in_atomic_block for conn in connections.all(initialized_only=True)):
         return
     close_old_connections()

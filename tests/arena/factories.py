@@ -14,6 +14,7 @@ from django.core.files.base import ContentFile
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
+from arena.matches.defaults import KOREAN_RULESET
 from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
@@ -27,16 +28,7 @@ for line in sys.stdin:
     print(json.dumps(reply), flush=True)
 """
 
-KOREAN = {
-    "name": "korean",
-    "attack_values": {"2": 2, "A": 3, "AS": 5, "BJ": 7, "CJ": 10},
-    "taker_continues": False,
-    "multi_play": False,
-    "max_penalty": None,
-    "mirror_three": False,
-    "suited_jokers": False,
-    "turn_limit": 1000,
-}
+KOREAN = KOREAN_RULESET  # the default competition's ruleset, every option spelled out
 
 
 class UserFactory(factory.django.DjangoModelFactory):

@@ -29,7 +29,7 @@ from django.utils import timezone
 
 from arena.bots.services import bot_version_record_match_faults
 
-from .logs import game_summary, log_compress
+from .logs import GameSummary, game_summary, log_compress
 from .models import Game, Match, MatchSeat
 
 logger = logging.getLogger(__name__)
@@ -272,6 +272,24 @@ def matches_resend_queued(*, now: datetime | None = None, limit: int = 500) -> l
     return stale
 
 
+def game_from_log(
+    *, match: Match, number: int, log: dict[str, Any], summary: GameSummary | None = None
+) -> Game:
+    """The (unsaved) Game row of a played log: its summary fields and the compressed log."""
+    summary = summary or game_summary(log)
+    return Game(
+        match=match,
+        number=number,
+        seating=summary.seating,
+        ranks=summary.ranks,
+        winner_index=summary.winner_index,
+        turns=summary.turns,
+        adjudicated=summary.adjudicated,
+        faults=summary.faults,
+        log_compressed=log_compress(log),
+    )
+
+
 def match_record_result(
     *,
     match_id: int,
@@ -321,19 +339,7 @@ def match_record_result(
             summary = game_summary(log)
             if len(summary.ranks) != len(seats):
                 raise ValueError(f"match {match_id}: game {number} has the wrong player count")
-            rows.append(
-                Game(
-                    match=match,
-                    number=number,
-                    seating=summary.seating,
-                    ranks=summary.ranks,
-                    winner_index=summary.winner_index,
-                    turns=summary.turns,
-                    adjudicated=summary.adjudicated,
-                    faults=summary.faults,
-                    log_compressed=log_compress(log),
-                )
-            )
+            rows.append(game_from_log(match=match, number=number, log=log, summary=summary))
             for seat in seats:
                 seat.games += 1
                 seat.rank_sum += summary.ranks[seat.index]

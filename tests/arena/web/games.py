@@ -7,8 +7,8 @@ from typing import Any
 from django.utils import timezone
 
 import engine
-from arena.matches.logs import game_summary, log_compress
-from arena.matches.models import Game
+from arena.matches.lifecycle import game_from_log
+from arena.matches.logs import game_summary
 from arena.ratings.services import ratings_apply_game
 from engine.builtin import builtin_bots
 from tests.arena.factories import match_with_seats
@@ -41,17 +41,8 @@ def played_match(versions, *, seed: int = 7, games: int = 2, rated: bool = True,
         log["seating"] = seating
         log["names"] = [versions[index].bot.name for index in seating]
         summary = game_summary(log)
-        game = Game.objects.create(
-            match=match,
-            number=number,
-            seating=seating,
-            ranks=summary.ranks,
-            winner_index=summary.winner_index,
-            turns=summary.turns,
-            adjudicated=summary.adjudicated,
-            faults=summary.faults,
-            log_compressed=log_compress(log),
-        )
+        game = game_from_log(match=match, number=number, log=log, summary=summary)
+        game.save()
         if rated and match.competition_id:
             ratings_apply_game(game=game)
         for seat in seats:

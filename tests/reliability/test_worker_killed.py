@@ -189,6 +189,9 @@ def test_worker_killed_while_writing_the_result_stores_nothing_then_once(workers
     competition = CompetitionFactory(seats=2, games_per_match=GAMES)
     match = queue_paced_match(competition)
     blocked_version = match.seats.order_by("index").first().bot_version_id
+    # A clean match resets a fault streak, so the write must update (and lock) this
+    # version's row; with no streak to reset it would leave the row alone.
+    BotVersion.objects.filter(pk=blocked_version).update(consecutive_faulted_matches=1)
     locked, release = threading.Event(), threading.Event()
 
     def hold_the_version_row() -> None:

@@ -21,6 +21,8 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
+from arena.core import statements
+
 from .models import Bot, BotVersion
 from .uploads import InspectedUpload, UploadLimits, UploadRejected, inspect_upload
 
@@ -353,41 +355,48 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
 
     `version_ids_faulted` maps each version that played to the fault reasons it had
     in the match (empty: a clean match). Expects to run inside the match's
-    transaction; locks the version rows in primary-key order.
+    transaction. This runs for every match a worker records, so it is one
+    hand-written UPDATE (arena.core.statements) that touches only the rows whose
+    streak changes: none, after a clean match between clean bots.
+
+    The UPDATE takes FOR NO KEY UPDATE row locks (it changes no key), in one scan,
+    so two workers lock shared versions in the same order. A plain FOR UPDATE
+    would also block the foreign-key checks of rows that merely refer to a version
+    (a new match's seats), which lock in seat order: a deadlock with matchmaking.
     """
+    if not version_ids_faulted:
+        return []
     limit = settings.ARENA_FAULT_STREAK_LIMIT
-    removed: list[int] = []
-    changed: list[BotVersion] = []
-    # FOR NO KEY UPDATE: only counters and the status change, and a plain FOR UPDATE
-    # would also block the foreign-key checks of rows that merely refer to a version
-    # (a new match's seats), which lock in seat order: a deadlock with matchmaking.
-    versions = (
-        BotVersion.objects.select_for_update(no_key=True)
-        .filter(pk__in=version_ids_faulted)
-        .only("consecutive_faulted_matches", "status", "status_reason")
+    played = sorted(version_ids_faulted)
+    faulted = [pk for pk in played if version_ids_faulted[pk]]
+    if faulted:
+        in_faulted = f'"id" IN ({statements.placeholders(len(faulted))})'
+        streak = f'CASE WHEN {in_faulted} THEN "consecutive_faulted_matches" + 1 ELSE 0 END'
+        changing = f'({in_faulted} OR "consecutive_faulted_matches" <> 0)'
+        params = [*faulted, *played, *faulted]
+    else:
+        streak, changing, params = "0", '"consecutive_faulted_matches" <> 0', list(played)
+    changed = statements.fetch_all(
+        f'UPDATE "{BotVersion._meta.db_table}" SET "consecutive_faulted_matches" = {streak}'  # noqa: S608  (names are ours, the values are parameters)
+        f' WHERE "id" IN ({statements.placeholders(len(played))}) AND {changing}'
+        ' RETURNING "id", "consecutive_faulted_matches", "status"',
+        params,
     )
-    for version in versions.order_by("pk"):
-        reasons = version_ids_faulted[version.pk]
-        if not reasons:
-            if version.consecutive_faulted_matches:
-                version.consecutive_faulted_matches = 0
-                changed.append(version)
-            continue
-        version.consecutive_faulted_matches += 1
-        changed.append(version)
+    removed: list[int] = []
+    for pk, streak_length, status in sorted(changed):
         if (
-            version.consecutive_faulted_matches >= limit
-            and version.status == BotVersion.Status.ACTIVE
+            version_ids_faulted[pk]
+            and streak_length >= limit
+            and status == BotVersion.Status.ACTIVE
         ):
-            version.status = BotVersion.Status.FAILED
-            version.status_reason = (
-                f"Taken off the ladder: its last {version.consecutive_faulted_matches} matches "
-                f"all had faults (latest: {', '.join(sorted(set(reasons)))}). "
-                "Upload a fixed version, or activate this one again to retry."
+            reasons = ", ".join(sorted(set(version_ids_faulted[pk])))
+            BotVersion.objects.filter(pk=pk).update(
+                status=BotVersion.Status.FAILED,
+                status_reason=(
+                    f"Taken off the ladder: its last {streak_length} matches all had "
+                    f"faults (latest: {reasons}). "
+                    "Upload a fixed version, or activate this one again to retry."
+                ),
             )
-            removed.append(version.pk)
-    if changed:  # one UPDATE for the whole match, not one per version
-        BotVersion.objects.bulk_update(
-            changed, ["consecutive_faulted_matches", "status", "status_reason"]
-        )
+            removed.append(pk)
     return removed

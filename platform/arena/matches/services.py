@@ -13,6 +13,7 @@ from django.utils import timezone
 
 import engine
 from arena.bots.models import Bot, BotVersion
+from arena.core import statements
 
 from .models import Competition, Match, MatchSeat
 from .selectors import default_competition
@@ -56,8 +57,12 @@ def match_create(
         normalized = engine.Ruleset.from_value(ruleset).to_dict()
     except engine.RulesetError as error:
         raise ValidationError({"ruleset": [str(error)]}) from None
-    with transaction.atomic():
-        match = Match.objects.create(
+    # No savepoint inside a caller's transaction (two round trips per match): a
+    # failed insert here leaves that transaction to be rolled back as a whole.
+    with transaction.atomic(savepoint=False):
+        # Written out (arena.core.statements): the matchmaker creates one match for
+        # every match played.
+        match = Match(
             kind=kind,
             competition=competition,
             tournament=tournament,
@@ -67,7 +72,8 @@ def match_create(
             seed=secrets.randbits(62) if seed is None else seed,
             created_by=created_by,
         )
-        MatchSeat.objects.bulk_create(
+        statements.insert([match])
+        statements.insert(
             [
                 MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
                 for index, version in enumerate(versions)

@@ -8,6 +8,8 @@ from __future__ import annotations
 
 from collections.abc import Iterable
 
+from arena.core import statements
+
 from .models import Rating
 
 
@@ -34,9 +36,13 @@ def ratings_lock(*, competition_id: int, bot_ids: Iterable[int]) -> dict[int, Ra
 
 
 def _locked_rows(*, competition_id: int, bot_ids: list[int]) -> dict[int, Rating]:
-    rows = (
-        Rating.objects.select_for_update()
-        .filter(competition_id=competition_id, bot_id__in=bot_ids)
-        .order_by("bot_id")
+    # Written out (arena.core.statements): every recorded match runs it.
+    if not bot_ids:
+        return {}
+    rows = statements.fetch_all(
+        f'SELECT {statements.columns(Rating)} FROM "{Rating._meta.db_table}"'  # noqa: S608  (names are ours, the values are parameters)
+        f' WHERE "competition_id" = %s AND "bot_id" IN ({statements.placeholders(len(bot_ids))})'
+        f' ORDER BY "bot_id"{statements.lock_clause()}',
+        [competition_id, *bot_ids],
     )
-    return {row.bot_id: row for row in rows}
+    return {row.bot_id: row for row in statements.models_from_rows(Rating, rows)}

@@ -8,6 +8,7 @@ from dataclasses import dataclass
 
 from django.db import transaction
 
+from arena.core import statements
 from arena.matches.models import Game, MatchSeat
 
 from .ledger import Standing, game_outcome
@@ -153,12 +154,19 @@ def ratings_apply_match_games(
             return
         for bot_id, row in rows.items():
             rating_store_standing(rating=row, standing=standings[bot_id])
-            # One plain UPDATE per row: cheaper to build and run than bulk_update's
-            # CASE expressions for two to eight rows.
-            Rating.objects.filter(pk=row.pk).update(
-                **{name: getattr(row, name) for name in RATING_TOTAL_FIELDS}
-            )
-        RatingChange.objects.bulk_create(changes)
+        _ratings_write(rows=list(rows.values()), changes=changes)
+
+
+def _ratings_write(*, rows: list[Rating], changes: list[RatingChange]) -> None:
+    """The new totals of the locked rows and their changes: one UPDATE per row, sent
+    together, and one INSERT, written out (arena.core.statements) because every
+    recorded match runs them."""
+    statements.update_each(
+        Rating,
+        RATING_TOTAL_FIELDS,
+        [(row.pk, [getattr(row, name) for name in RATING_TOTAL_FIELDS]) for row in rows],
+    )
+    statements.insert(changes)
 
 
 RATING_TOTAL_FIELDS = ["elo", "games", "wins", "rank_sum", "score_sum", "last_played_at", "trend"]

@@ -79,6 +79,9 @@ DATABASES = {
     "default": database_from_url(env_str("DATABASE_URL", "sqlite:///var/arena.sqlite3")),
 }
 DEFAULT_AUTO_FIELD = "django.db.models.BigAutoField"
+# The per-match statements (arena.core.statements) run prepared on PostgreSQL. Turn
+# off behind a pooler in transaction mode that cannot keep them (PgBouncer < 1.21).
+ARENA_DB_PREPARED_STATEMENTS = env_bool("ARENA_DB_PREPARED_STATEMENTS", True)
 
 SESSION_ENGINE = "arena.core.sessions"
 

@@ -1,0 +1,202 @@
+"""Helpers for the few hand-written statements on the per-match hot path.
+
+Every match a worker plays is claimed, recorded and rated, and the matchmaker
+creates one for every match played. Through the ORM each of those statements cost
+0.3 to 1 ms of Python to build, and PostgreSQL another 0.3 ms to parse and plan:
+on this project's benchmark machine that was a fifth of a 4-game match. So the
+statements that run once per match are written out here, in SQL that PostgreSQL
+(production, CI) and SQLite (a fresh `make run`) both accept: double-quoted
+names, `%s` placeholders, `RETURNING` (SQLite 3.35+), row locks only where the
+database has them. Values go through the model fields' own preparation and
+conversion, so JSON, bytes and datetimes are stored and read exactly as the ORM
+stores and reads them.
+
+On PostgreSQL they run as prepared statements (server-side binding, parsed and
+planned once per connection; measured: half the server's CPU per statement), on
+the same connection and in the same transaction as the ORM, wrapped by Django's
+cursor (errors become django.db errors, queries are logged under DEBUG). Behind a
+connection pooler in transaction mode that cannot keep prepared statements (PgBouncer
+before 1.21), set ARENA_DB_PREPARED_STATEMENTS=false.
+
+Everything else (pages, the API, admin, tournaments) stays on the ORM.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable, Iterator, Sequence
+from contextlib import contextmanager
+from typing import Any, TypeVar
+
+from django.conf import settings
+from django.db import connection
+from django.db.models import Model
+
+M = TypeVar("M", bound=Model)
+
+
+def db_value(model: type[Model], field_name: str, value: Any) -> Any:
+    """`value` as the ORM would send it for `model.field_name` on this database."""
+    field = model._meta.get_field(field_name)
+    return field.get_db_prep_save(value, connection)  # type: ignore[union-attr]
+
+
+def columns(model: type[Model]) -> str:
+    """The model's columns, quoted, in field order: for SELECT and RETURNING lists
+    that `models_from_rows` reads back."""
+    return ", ".join(f'"{field.column}"' for field in model._meta.concrete_fields)
+
+
+def models_from_rows(model: type[M], rows: Sequence[Sequence[Any]]) -> list[M]:
+    """Model instances from rows of `columns(model)`, converted as the ORM would (JSON
+    is text until its field parses it; SQLite datetimes are text)."""
+    names, converters = _row_reader(model)
+    instances = []
+    for row in rows:
+        values = list(row)
+        for position, convert in converters:
+            values[position] = convert(values[position], None, connection)
+        instances.append(model.from_db(connection.alias, names, values))
+    return instances
+
+
+def _row_reader(model: type[Model]) -> tuple[list[str], list[tuple[int, Callable[..., Any]]]]:
+    key = (model, connection.vendor)
+    if key not in _readers:
+        fields = model._meta.concrete_fields
+        converters = []
+        for position, field in enumerate(fields):
+            column = field.get_col(model._meta.db_table)
+            for convert in [
+                *connection.ops.get_db_converters(column),
+                *field.get_db_converters(connection),
+            ]:
+                converters.append((position, convert))
+        _readers[key] = ([field.attname for field in fields], converters)
+    return _readers[key]
+
+
+_readers: dict[tuple[type[Model], str], tuple[list[str], list[tuple[int, Callable[..., Any]]]]] = {}
+
+
+def insert(instances: Sequence[Model]) -> None:
+    """INSERT model instances of one model in one statement and give each its primary
+    key: bulk_create without the ORM's query building. Field defaults and
+    `auto_now_add` apply as in the ORM (`pre_save`). The keys come back in VALUES
+    order on both databases, which Django's own bulk_create relies on too."""
+    if not instances:
+        return
+    model = type(instances[0])
+    fields = [field for field in model._meta.concrete_fields if not field.primary_key]
+    params: list[Any] = []
+    for instance in instances:
+        params += [
+            field.get_db_prep_save(field.pre_save(instance, True), connection) for field in fields
+        ]
+    pk = model._meta.pk
+    assert pk is not None
+    rows = fetch_all(
+        f'INSERT INTO "{model._meta.db_table}" ('  # noqa: S608  (names from the model; values are parameters)
+        + ", ".join(f'"{field.column}"' for field in fields)
+        + f") VALUES {values_rows(len(instances), len(fields))}"
+        + f' RETURNING "{pk.column}"',
+        params,
+    )
+    for instance, (key,) in zip(instances, rows, strict=True):
+        instance.pk = key
+        instance._state.adding = False
+        instance._state.db = connection.alias
+
+
+def update_each(
+    model: type[Model], field_names: Sequence[str], rows: Sequence[tuple[Any, Sequence[Any]]]
+) -> None:
+    """`UPDATE ... SET field = value, ... WHERE pk = key` for each (key, values) row,
+    values in `field_names` order, prepared as the ORM would; sent together."""
+    fields = [model._meta.get_field(name) for name in field_names]
+    pk = model._meta.pk
+    assert pk is not None
+    execute_many(
+        f'UPDATE "{model._meta.db_table}" SET '  # noqa: S608  (names from the model; values are parameters)
+        + ", ".join(f'"{field.column}" = %s' for field in fields)  # type: ignore[union-attr]
+        + f' WHERE "{pk.column}" = %s',
+        [
+            [
+                *(
+                    field.get_db_prep_save(value, connection)  # type: ignore[union-attr]
+                    for field, value in zip(fields, values, strict=True)
+                ),
+                key,
+            ]
+            for key, values in rows
+        ],
+    )
+
+
+def lock_clause(*, no_key: bool = False) -> str:
+    """The row-lock suffix of a SELECT, or nothing where the database locks whole
+    files instead (SQLite: the transaction itself is the lock)."""
+    if not connection.features.has_select_for_update:
+        return ""
+    if no_key and connection.features.has_select_for_no_key_update:
+        return " FOR NO KEY UPDATE"
+    return " FOR UPDATE"
+
+
+def placeholders(count: int) -> str:
+    """`%s, %s, ...` for an IN list or one VALUES row."""
+    return ", ".join(["%s"] * count)
+
+
+def values_rows(rows: int, columns: int) -> str:
+    """`(%s, %s), (%s, %s)` for a multi-row INSERT."""
+    row = f"({placeholders(columns)})"
+    return ", ".join([row] * rows)
+
+
+@contextmanager
+def _cursor() -> Iterator[Any]:
+    """A Django cursor; on PostgreSQL one that prepares its statements."""
+    if connection.vendor != "postgresql" or not settings.ARENA_DB_PREPARED_STATEMENTS:
+        with connection.cursor() as cursor:
+            yield cursor
+        return
+    import psycopg
+
+    # What connection.cursor() does first: drop a connection that failed its health
+    # check, connect, and refuse a connection that belongs to another thread.
+    connection.close_if_health_check_failed()
+    connection.ensure_connection()
+    connection.validate_thread_sharing()
+    raw = connection.connection
+    # Django turns preparing off (prepare_threshold None) for poolers' sake; its own
+    # cursors bind on the client and never prepare, so this reaches only ours.
+    raw.prepare_threshold = 0
+    cursor = psycopg.Cursor(raw)
+    wrapped = (
+        connection.make_debug_cursor(cursor)
+        if connection.queries_logged
+        else connection.make_cursor(cursor)
+    )
+    with wrapped:
+        yield wrapped
+
+
+def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+        return cursor.fetchall()
+
+
+def execute(sql: str, params: Sequence[Any]) -> int:
+    """Run one statement; returns the number of rows it changed."""
+    with _cursor() as cursor:
+        cursor.execute(sql, params)
+        return int(cursor.rowcount)
+
+
+def execute_many(sql: str, param_rows: Sequence[Sequence[Any]]) -> None:
+    """One statement for many parameter rows. psycopg sends them all before reading
+    any answer (pipeline mode): one round trip for the lot."""
+    if param_rows:
+        with _cursor() as cursor:
+            cursor.executemany(sql, param_rows)

@@ -292,14 +292,21 @@ def game_from_log(
     )
 
 
-@dataclass(slots=True)
-class _SeatTotals:
-    """A seat of the match being recorded, and its totals over the match's games."""
+@dataclass(frozen=True, slots=True)
+class SeatRef:
+    """Who sits at a seat of a match: what the result write needs of a MatchSeat."""
 
     id: int
     index: int
     bot_id: int
     bot_version_id: int
+
+
+@dataclass(slots=True)
+class _SeatTotals:
+    """A seat of the match being recorded, and its totals over the match's games."""
+
+    seat: SeatRef
     games: int = 0
     wins: int = 0
     faults: int = 0
@@ -307,13 +314,13 @@ class _SeatTotals:
     fault_reasons: list[dict[str, Any]] = field(default_factory=list)
 
 
-def _seat_totals(match_id: int) -> list[_SeatTotals]:
+def _seat_refs(match_id: int) -> list[SeatRef]:
     rows = statements.fetch_all(
         f'SELECT "id", "index", "bot_id", "bot_version_id" FROM "{MatchSeat._meta.db_table}"'  # noqa: S608  (the table name is ours, the values are parameters)
         ' WHERE "match_id" = %s ORDER BY "index"',
         [match_id],
     )
-    return [_SeatTotals(*row) for row in rows]
+    return [SeatRef(*row) for row in rows]
 
 
 _SEAT_TOTAL_FIELDS = ["games", "wins", "faults", "rank_sum", "fault_reasons"]
@@ -326,6 +333,7 @@ def match_record_result(
     games: list[dict[str, Any]],
     backend: str,
     stopped: str | None = None,
+    seats: list[SeatRef] | None = None,
 ) -> Match | None:
     """Write a played match in ONE transaction: games with compressed logs, seat
     summaries, fault streaks, ratings (rated matches) and the tournament hook.
@@ -333,7 +341,8 @@ def match_record_result(
     Does nothing (returns None) unless this worker still holds the match: a worker
     whose lease was taken over must not write a second result. This runs for every
     match a worker plays, so its statements are written out (arena.core.statements):
-    about ten, whatever the number of games.
+    about ten, whatever the number of games. `seats`, in index order, saves reading
+    them when the caller has them (a match's seats never change).
     """
     from arena.ratings.services import ratings_apply_match_games
 
@@ -361,31 +370,36 @@ def match_record_result(
             match.save(update_fields=["error"])
         # The seats' totals are written once, here, from the games: the row above
         # says that no result was written before.
-        seats = _seat_totals(match_id)
+        seats = seats or _seat_refs(match_id)
+        totals = [_SeatTotals(seat) for seat in seats]
         rows = []
         for number, log in enumerate(games):
             summary = game_summary(log)
             if len(summary.ranks) != len(seats):
                 raise ValueError(f"match {match_id}: game {number} has the wrong player count")
             rows.append(game_from_log(match=match, number=number, log=log, summary=summary))
-            for seat in seats:
-                seat.games += 1
-                seat.rank_sum += summary.ranks[seat.index]
-                seat.wins += summary.winner_index == seat.index
-                reasons = [f["reason"] for f in summary.faults if f["index"] == seat.index]
+            for total in totals:
+                index = total.seat.index
+                total.games += 1
+                total.rank_sum += summary.ranks[index]
+                total.wins += summary.winner_index == index
+                reasons = [f["reason"] for f in summary.faults if f["index"] == index]
                 if reasons:
-                    seat.faults += 1
-                    seat.fault_reasons += [{"game": number, "reason": r} for r in reasons]
+                    total.faults += 1
+                    total.fault_reasons += [{"game": number, "reason": r} for r in reasons]
         statements.insert(rows)
         statements.update_each(
             MatchSeat,
             _SEAT_TOTAL_FIELDS,
-            [(seat.id, [getattr(seat, name) for name in _SEAT_TOTAL_FIELDS]) for seat in seats],
+            [
+                (total.seat.id, [getattr(total, name) for name in _SEAT_TOTAL_FIELDS])
+                for total in totals
+            ],
         )
         bot_version_record_match_faults(
             version_ids_faulted={
-                seat.bot_version_id: [entry["reason"] for entry in seat.fault_reasons]
-                for seat in seats
+                total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
+                for total in totals
             }
         )
         if match.rated and match.competition_id is not None and rows:

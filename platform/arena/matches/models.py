@@ -60,8 +60,8 @@ class Match(models.Model):
     games_planned = models.PositiveSmallIntegerField()
     seed = models.BigIntegerField()
     state = models.CharField(
-        max_length=8, choices=State.choices, default=State.QUEUED, db_index=True
-    )
+        max_length=8, choices=State.choices, default=State.QUEUED
+    )  # indexed as the first column of (state, lease_expires_at)
     attempts = models.PositiveSmallIntegerField(default=0)
     worker = models.CharField(max_length=200, blank=True)
     lease_expires_at = models.DateTimeField(null=True, blank=True)
@@ -86,9 +86,13 @@ class MatchSeat(models.Model):
     """One bot (at one version) taking part in a match; `index` is its place in the
     match's bot list, which the game seating rotates."""
 
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats")
+    # No single-column indexes where a composite one starts with the column (below):
+    # every created match inserts into each index of its seats.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
-    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="match_seats")
+    bot = models.ForeignKey(
+        "bots.Bot", on_delete=models.CASCADE, related_name="match_seats", db_index=False
+    )
     bot_version = models.ForeignKey(
         "bots.BotVersion", on_delete=models.CASCADE, related_name="match_seats"
     )
@@ -110,7 +114,8 @@ class MatchSeat(models.Model):
 
 
 class Game(models.Model):
-    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games")
+    # Indexed as the first column of (match, number); every game inserts into each index.
+    match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="games", db_index=False)
     number = models.PositiveSmallIntegerField()
     # seating[s] = MatchSeat.index sitting at table seat s in this game.
     seating = models.JSONField()

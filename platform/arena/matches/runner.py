@@ -34,7 +34,7 @@ def match_run(*, match_id: int) -> Outcome:
     match = lifecycle.match_claim(match_id=match_id, token=token)
     if match is None:
         return Outcome.NOTHING_TO_DO
-    entrants = _entrants(match_id)
+    seats, entrants = _seats_to_play(match_id)
     renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
     renew = lifecycle.lease_renewer(match_id=match_id, token=token, every_seconds=renew_every)
     try:
@@ -62,6 +62,7 @@ def match_run(*, match_id: int) -> Outcome:
             games=result.games,
             backend=result.backend,
             stopped=getattr(result, "stopped", None),
+            seats=seats,
         )
     except (OperationalError, InterfaceError):
         raise  # the database is away: the task retries, the lease covers the match
@@ -73,19 +74,21 @@ def match_run(*, match_id: int) -> Outcome:
     return Outcome.DONE if recorded is not None else Outcome.LOST
 
 
-def _entrants(match_id: int) -> list[Entrant]:
-    """The match's bots in seat order with what the sandbox needs of them: one
-    hand-written join (arena.core.statements), as every played match runs it."""
+def _seats_to_play(match_id: int) -> tuple[list[lifecycle.SeatRef], list[Entrant]]:
+    """The match's seats in index order, and their bots with what the sandbox needs
+    of them: one hand-written join (arena.core.statements), as every played match
+    runs it."""
     rows = statements.fetch_all(
-        'SELECT b."id", b."name", b."is_example", v."id", v."kind", v."code"'  # noqa: S608  (table names are ours, the values are parameters)
+        'SELECT s."id", s."index", b."id", b."name", b."is_example", v."id", v."kind", v."code"'  # noqa: S608  (table names are ours, the values are parameters)
         f' FROM "{MatchSeat._meta.db_table}" s'
         f' JOIN "{Bot._meta.db_table}" b ON b."id" = s."bot_id"'
         f' JOIN "{BotVersion._meta.db_table}" v ON v."id" = s."bot_version_id"'
         ' WHERE s."match_id" = %s ORDER BY s."index"',
         [match_id],
     )
-    entrants = []
-    for bot_id, name, is_example, version_id, kind, code in rows:
+    seats, entrants = [], []
+    for seat_id, index, bot_id, name, is_example, version_id, kind, code in rows:
+        seats.append(lifecycle.SeatRef(seat_id, index, bot_id, version_id))
         bot = Bot.from_db(
             connection.alias, ["id", "name", "is_example"], [bot_id, name, bool(is_example)]
         )
@@ -94,7 +97,7 @@ def _entrants(match_id: int) -> list[Entrant]:
         )
         version.bot = bot
         entrants.append(Entrant(name=name, version=version))
-    return entrants
+    return seats, entrants
 
 
 def _released(match_id: int, token: str, error: str) -> Outcome:

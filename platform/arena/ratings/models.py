@@ -6,9 +6,13 @@ from django.db import models
 
 
 class Rating(models.Model):
-    bot = models.ForeignKey("bots.Bot", on_delete=models.CASCADE, related_name="ratings")
+    # No single-column indexes where a composite one starts with the column (Meta):
+    # every rated game changes `elo`, so it updates every index of the row.
+    bot = models.ForeignKey(
+        "bots.Bot", on_delete=models.CASCADE, related_name="ratings", db_index=False
+    )
     competition = models.ForeignKey(
-        "matches.Competition", on_delete=models.CASCADE, related_name="ratings"
+        "matches.Competition", on_delete=models.CASCADE, related_name="ratings", db_index=False
     )
     elo = models.FloatField(default=1500.0)
     games = models.PositiveIntegerField(default=0)
@@ -41,7 +45,10 @@ class Rating(models.Model):
 
 
 class RatingChange(models.Model):
-    rating = models.ForeignKey(Rating, on_delete=models.CASCADE, related_name="changes")
+    # Indexed as the first column of (rating, id); every rated game inserts changes.
+    rating = models.ForeignKey(
+        Rating, on_delete=models.CASCADE, related_name="changes", db_index=False
+    )
     game = models.ForeignKey(
         "matches.Game", on_delete=models.CASCADE, related_name="rating_changes"
     )

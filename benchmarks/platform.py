@@ -188,6 +188,21 @@ def wait_until(predicate: Callable[[], bool], *, timeout: float, what: str) -> N
     raise SystemExit(f"timed out waiting for {what}")
 
 
+def finished_count(first_id: int, last_id: int) -> int:
+    """How many of the benchmark's matches are over. Polled ten times a second while
+    the workers play, so it is one cheap statement: through the ORM, with the ids as
+    an IN list, the polling itself cost ~5 ms of CPU per match played."""
+    from django.db import connection
+
+    with connection.cursor() as cursor:
+        cursor.execute(
+            "SELECT count(*) FROM matches_match WHERE id BETWEEN %s AND %s"
+            " AND state IN ('done', 'failed')",
+            [first_id, last_id],
+        )
+        return int(cursor.fetchone()[0])
+
+
 def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers: int) -> float:
     import signal
 
@@ -222,15 +237,16 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
                     seed=seed,
                 )
             created.append(match.pk)
-        batch = Match.objects.filter(pk__in=created)
-        finished = batch.filter(state__in=[Match.State.DONE, Match.State.FAILED])
         wait_until(
-            lambda: finished.count() == len(plan), timeout=60 + 10 * len(plan), what="matches"
+            lambda: finished_count(created[0], created[-1]) == len(plan),
+            timeout=60 + 10 * len(plan),
+            what="matches",
         )
         elapsed = time.perf_counter() - started
     finally:
         os.killpg(worker.pid, signal.SIGTERM)
         worker.wait(timeout=60)
+    batch = Match.objects.filter(pk__in=created)
     failed = batch.filter(state=Match.State.FAILED)
     if failed.exists():
         raise SystemExit(f"{failed.count()} matches failed: {failed.first().error}")

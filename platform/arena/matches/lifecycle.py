@@ -15,7 +15,6 @@ from __future__ import annotations
 import logging
 import os
 import socket
-import threading
 import uuid
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
@@ -24,13 +23,14 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import connection, transaction
+from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
 from arena.bots.services import bot_version_record_match_faults
 from arena.core import statements
 
+from .heartbeat import LeaseKeeper
 from .logs import GameSummary, game_summary, log_compress
 from .models import Game, Match, MatchSeat
 
@@ -65,7 +65,7 @@ def _update_returning(sql: str, params: list[Any]) -> Match | None:
 
 def _db_time(value: datetime) -> Any:
     """A datetime as the ORM would store it (naive UTC text on SQLite)."""
-    return connection.ops.adapt_datetimefield_value(value)
+    return statements.database().ops.adapt_datetimefield_value(value)
 
 
 def match_claim(*, match_id: int, token: str) -> Match | None:
@@ -142,33 +142,26 @@ def _resend_after(now: datetime) -> datetime:
 
 @contextmanager
 def lease_heartbeat(*, match_id: int, token: str, every_seconds: float) -> Iterator[None]:
-    """Renew the lease from a background thread while the block runs.
+    """Renew the lease every `every_seconds` while the block runs.
 
     Games report progress only when they end, and a legal but slow game (1000
     turns just under the per-move limit) can outlast a lease; the heartbeat keeps
     a live worker's claim whatever the games do. A worker that dies stops beating,
-    and the sweeper takes the match back when the lease runs out.
+    and the sweeper takes the match back when the lease runs out. The renewals come
+    from the process's one LeaseKeeper thread.
     """
-    stop = threading.Event()
-
-    def beat() -> None:
-        try:
-            while not stop.wait(every_seconds):
-                if not match_lease_renew(match_id=match_id, token=token):
-                    logger.warning("match %s: lease lost while playing", match_id)
-                    return
-        except Exception:
-            logger.exception("match %s: lease heartbeat failed", match_id)
-        finally:
-            connection.close()  # this thread's own database connection
-
-    thread = threading.Thread(target=beat, name=f"lease-{match_id}", daemon=True)
-    thread.start()
+    _lease_keeper.hold(match_id=match_id, token=token, every_seconds=every_seconds)
     try:
         yield
     finally:
-        stop.set()
-        thread.join(timeout=10)
+        _lease_keeper.release(match_id=match_id, token=token)
+
+
+def _renew_for_keeper(match_id: int, token: str) -> bool:
+    return match_lease_renew(match_id=match_id, token=token)
+
+
+_lease_keeper = LeaseKeeper(_renew_for_keeper)
 
 
 def _append_error(match: Match, message: str) -> None:

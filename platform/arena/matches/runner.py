@@ -6,7 +6,7 @@ import enum
 import logging
 
 from django.conf import settings
-from django.db import InterfaceError, OperationalError, connection
+from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError
 
 from arena.bots.models import Bot, BotVersion
 from arena.core import statements
@@ -90,10 +90,10 @@ def _seats_to_play(match_id: int) -> tuple[list[lifecycle.SeatRef], list[Entrant
     for seat_id, index, bot_id, name, is_example, version_id, kind, code in rows:
         seats.append(lifecycle.SeatRef(seat_id, index, bot_id, version_id))
         bot = Bot.from_db(
-            connection.alias, ["id", "name", "is_example"], [bot_id, name, bool(is_example)]
+            DEFAULT_DB_ALIAS, ["id", "name", "is_example"], [bot_id, name, bool(is_example)]
         )
         version = BotVersion.from_db(
-            connection.alias, ["id", "bot_id", "kind", "code"], [version_id, bot_id, kind, code]
+            DEFAULT_DB_ALIAS, ["id", "bot_id", "kind", "code"], [version_id, bot_id, kind, code]
         )
         version.bot = bot
         entrants.append(Entrant(name=name, version=version))

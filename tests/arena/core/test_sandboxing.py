@@ -3,10 +3,14 @@ allowed; a table of the platform's own example bots may fall back to processes."
 
 from __future__ import annotations
 
-import pytest
+from pathlib import Path
 
+import pytest
+from django.core.files.base import ContentFile
+
+from arena.bots.models import BotVersion
 from arena.core import sandboxing
-from arena.core.sandboxing import Entrant, run_sandboxed_match
+from arena.core.sandboxing import Entrant, bot_programs, run_sandboxed_match
 from arena.settings.env import REPO_ROOT
 from sandbox.errors import InfrastructureError
 from tests.arena.factories import KOREAN, ActiveBotVersionFactory
@@ -64,3 +68,47 @@ def test_an_explicit_backend_is_never_swapped(settings, backends_tried):
     with pytest.raises(InfrastructureError):
         run_sandboxed_match(entrants=entrants, games=1, seed=1, ruleset=KOREAN)
     assert backends_tried == [("docker", True)]
+
+
+def zip_version():
+    import io
+    import zipfile
+
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w") as archive:
+        archive.writestr("main.py", "import helper\n")
+        archive.writestr("helper.py", "X = 1\n")
+    return ActiveBotVersionFactory(
+        kind=BotVersion.Kind.ZIP,
+        source=buffer.getvalue(),
+        code=ContentFile(buffer.getvalue(), name="bot.zip"),
+    )
+
+
+def test_a_stored_python_file_is_handed_to_the_sandbox_without_a_copy():
+    version = ActiveBotVersionFactory()
+    with bot_programs([Entrant(name="a", version=version)]) as (program,):
+        assert program.path == Path(version.code.path)
+        assert program.path.read_bytes() == version.code.open("rb").read()
+
+
+def test_a_zip_is_unpacked_for_the_match_and_removed_after():
+    with bot_programs([Entrant(name="z", version=zip_version())]) as (program,):
+        unpacked = program.path
+        assert sorted(p.name for p in unpacked.iterdir()) == ["helper.py", "main.py"]
+    assert not unpacked.exists()
+
+
+def test_code_in_a_remote_storage_is_copied_out_for_the_match(monkeypatch):
+    version = ActiveBotVersionFactory()
+    source = version.code.open("rb").read()
+
+    def no_local_path(name):
+        raise NotImplementedError("This backend doesn't support absolute paths.")
+
+    monkeypatch.setattr(version.code.storage, "path", no_local_path)
+    with bot_programs([Entrant(name="r", version=version)]) as (program,):
+        copied = program.path
+        assert copied.name == "main.py"
+        assert copied.read_bytes() == source
+    assert not copied.exists()

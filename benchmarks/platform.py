@@ -121,16 +121,25 @@ def play_direct(job: tuple[tuple[str, str], int, int, str]) -> int:
     return len(result.games)
 
 
-def run_direct(
-    plan: list[tuple[tuple[str, str], int]], *, games: int, workers: int, backend: str
-) -> float:
-    jobs = [(pair, seed, games, backend) for pair, seed in plan]
-    started = time.perf_counter()
-    with multiprocessing.get_context("fork").Pool(workers) as pool:
-        played = sum(pool.imap_unordered(play_direct, jobs))
-    elapsed = time.perf_counter() - started
-    assert played == games * len(plan), played
-    return elapsed
+class DirectRunner:
+    """`sandbox.run_match` in a pool of `workers` processes, kept for the whole
+    measurement (its start-up is not timed, like the Celery worker's)."""
+
+    def __init__(self, *, games: int, workers: int, backend: str) -> None:
+        self.games, self.backend = games, backend
+        self.pool = multiprocessing.get_context("fork").Pool(workers)
+
+    def run(self, plan: list[tuple[tuple[str, str], int]]) -> float:
+        jobs = [(pair, seed, self.games, self.backend) for pair, seed in plan]
+        started = time.perf_counter()
+        played = sum(self.pool.imap_unordered(play_direct, jobs))
+        elapsed = time.perf_counter() - started
+        assert played == self.games * len(plan), played
+        return elapsed
+
+    def close(self) -> None:
+        self.pool.close()
+        self.pool.join()
 
 
 def example_versions() -> dict[str, object]:
@@ -203,24 +212,30 @@ def finished_count(first_id: int, last_id: int) -> int:
         return int(cursor.fetchone()[0])
 
 
-def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers: int) -> float:
-    import signal
+class PlatformRunner:
+    """Matches end to end: created in PostgreSQL, queued on Redis, played and recorded
+    by one Celery worker with `workers` processes, started once (its start-up is
+    not timed)."""
 
-    from django.db import transaction
+    def __init__(self, *, games: int, workers: int) -> None:
+        from arena.celery import app
+        from arena.core.tasks import probe
+        from arena.matches.selectors import default_competition
 
-    from arena.celery import app
-    from arena.core.tasks import probe
-    from arena.matches.models import Game, Match
-    from arena.matches.selectors import default_competition
-    from arena.matches.services import match_create
-    from arena.ratings.models import RatingChange
+        self.games = games
+        self.versions = example_versions()
+        self.competition = default_competition()
+        self.created: list[int] = []
+        app.control.purge()  # messages left by an interrupted run are not ours
+        self.worker = start_worker(workers)
+        probe.delay().get(timeout=120)
 
-    versions = example_versions()
-    competition = default_competition()
-    app.control.purge()  # messages left by an interrupted run are not ours
-    worker = start_worker(workers)
-    try:
-        probe.delay().get(timeout=120)  # the worker is up: its start-up is not timed
+    def run(self, plan: list[tuple[tuple[str, str], int]]) -> float:
+        from django.db import transaction
+
+        from arena.matches.models import Match
+        from arena.matches.services import match_create
+
         started = time.perf_counter()
         # One transaction per match, as the ladder's matchmaker commits them: each is
         # queued at its commit, so the workers start while the rest are created.
@@ -229,10 +244,10 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
             with transaction.atomic():
                 match = match_create(
                     kind=Match.Kind.LADDER,
-                    versions=[versions[first], versions[second]],
-                    ruleset=competition.ruleset,
-                    games=games,
-                    competition=competition,
+                    versions=[self.versions[first], self.versions[second]],
+                    ruleset=self.competition.ruleset,
+                    games=self.games,
+                    competition=self.competition,
                     rated=True,
                     seed=seed,
                 )
@@ -242,45 +257,70 @@ def run_platform(plan: list[tuple[tuple[str, str], int]], *, games: int, workers
             timeout=60 + 10 * len(plan),
             what="matches",
         )
-        elapsed = time.perf_counter() - started
-    finally:
-        os.killpg(worker.pid, signal.SIGTERM)
-        worker.wait(timeout=60)
-    batch = Match.objects.filter(pk__in=created)
-    failed = batch.filter(state=Match.State.FAILED)
-    if failed.exists():
-        raise SystemExit(f"{failed.count()} matches failed: {failed.first().error}")
-    games_stored = Game.objects.filter(match__in=batch).count()
-    rated = RatingChange.objects.filter(game__match__in=batch).count()
-    assert games_stored == games * len(plan), games_stored
-    assert rated == 2 * games_stored, rated
-    return elapsed
+        self.created += created
+        return time.perf_counter() - started
+
+    def close(self) -> None:
+        """Stop the worker, then check that every match was played, stored and rated."""
+        import signal
+
+        from arena.matches.models import Game, Match
+        from arena.ratings.models import RatingChange
+
+        os.killpg(self.worker.pid, signal.SIGTERM)
+        self.worker.wait(timeout=60)
+        batch = Match.objects.filter(pk__in=self.created)
+        failed = batch.filter(state=Match.State.FAILED)
+        if failed.exists():
+            raise SystemExit(f"{failed.count()} matches failed: {failed.first().error}")
+        games_stored = Game.objects.filter(match__in=batch).count()
+        rated = RatingChange.objects.filter(game__match__in=batch).count()
+        assert games_stored == self.games * len(self.created), games_stored
+        assert rated == 2 * games_stored, rated
 
 
 def part_throughput(args: argparse.Namespace) -> None:
-    """Direct and platform runs alternate `--repeat` times, so that both see the same
-    (shared, noisy) machine; the totals give the ratio."""
+    """The same matches through both paths, in alternating blocks of `--block`
+    matches, `--repeat` times over. The machine is shared and its speed drifts by
+    a quarter within minutes: alternating whole runs of 200 matches (30 s each) gave
+    single-pair overheads from +3% to +35% in one sitting; blocks of a few seconds
+    let both paths see the same machine. Which path goes first alternates too. Each
+    block ends with one worker process idle while the other finishes its last match,
+    in both paths alike: with blocks of 50 (~8 s) that adds ~2% to both times, which
+    pulls the ratio towards 1 by about that fraction of the overhead."""
     plan = match_plan(args.matches)
+    blocks = [plan[start : start + args.block] for start in range(0, len(plan), args.block)]
     print(
         f"\n## {args.matches} matches of {args.games_per_match} games, {args.workers} worker "
-        f"processes, backend {args.backend}, {args.repeat} alternating run(s); "
-        f"load average {os.getloadavg()[0]:.1f}"
+        f"processes, backend {args.backend}, {args.repeat} round(s) of {len(blocks)} "
+        f"alternating blocks; load average {os.getloadavg()[0]:.1f}"
     )
+    direct = DirectRunner(games=args.games_per_match, workers=args.workers, backend=args.backend)
+    platform = PlatformRunner(games=args.games_per_match, workers=args.workers)
     direct_total = platform_total = 0.0
-    pair_overheads: list[float] = []
-    for _ in range(args.repeat):
-        direct = run_direct(
-            plan, games=args.games_per_match, workers=args.workers, backend=args.backend
-        )
-        platform = run_platform(plan, games=args.games_per_match, workers=args.workers)
-        direct_total += direct
-        platform_total += platform
-        pair_overheads.append(100 * (platform - direct) / direct)
-        print(
-            f"  direct {direct:6.1f} s ({60 * args.matches / direct:6.1f}/min)   platform "
-            f"{platform:6.1f} s ({60 * args.matches / platform:6.1f}/min)   "
-            f"overhead {pair_overheads[-1]:+5.1f}%   load {os.getloadavg()[0]:.1f}"
-        )
+    round_overheads: list[float] = []
+    try:
+        for round_number in range(args.repeat):
+            direct_round = platform_round = 0.0
+            for index, block in enumerate(blocks):
+                if (round_number + index) % 2 == 0:
+                    direct_round += direct.run(block)
+                    platform_round += platform.run(block)
+                else:
+                    platform_round += platform.run(block)
+                    direct_round += direct.run(block)
+            direct_total += direct_round
+            platform_total += platform_round
+            round_overheads.append(100 * (platform_round - direct_round) / direct_round)
+            print(
+                f"  direct {direct_round:6.1f} s ({60 * args.matches / direct_round:6.1f}/min)"
+                f"   platform {platform_round:6.1f} s "
+                f"({60 * args.matches / platform_round:6.1f}/min)   "
+                f"overhead {round_overheads[-1]:+5.1f}%   load {os.getloadavg()[0]:.1f}"
+            )
+    finally:
+        direct.close()
+        platform.close()
     runs = args.matches * args.repeat
     direct_rate = 60 * runs / direct_total
     platform_rate = 60 * runs / platform_total
@@ -292,11 +332,10 @@ def part_throughput(args: argparse.Namespace) -> None:
         f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   platform overhead "
         f"{100 * (platform_total - direct_total) / direct_total:+.1f}% of the match time"
     )
-    if len(pair_overheads) > 1:
-        # A shared machine moves single pairs by ten points: say how far they spread.
+    if len(round_overheads) > 1:
         print(
-            f"overhead per pair             median {statistics.median(pair_overheads):+.1f}%, "
-            f"from {min(pair_overheads):+.1f}% to {max(pair_overheads):+.1f}%"
+            f"overhead per round            median {statistics.median(round_overheads):+.1f}%, "
+            f"from {min(round_overheads):+.1f}% to {max(round_overheads):+.1f}%"
         )
 
 
@@ -709,7 +748,10 @@ def main() -> None:
         "--games-per-match", type=int, default=4, help="the default ladder's match length"
     )
     parser.add_argument("--workers", type=int, default=2)
-    parser.add_argument("--repeat", type=int, default=1, help="alternating direct/platform runs")
+    parser.add_argument(
+        "--repeat", type=int, default=3, help="rounds of alternating direct/platform blocks"
+    )
+    parser.add_argument("--block", type=int, default=50, help="matches per alternating block")
     parser.add_argument("--bots", type=int, default=10_000)
     parser.add_argument("--games", type=int, default=1_000_000)
     parser.add_argument("--runs", type=int, default=200, help="timed runs per query")

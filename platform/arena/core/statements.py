@@ -42,12 +42,6 @@ def database() -> BaseDatabaseWrapper:
     return connections[DEFAULT_DB_ALIAS]
 
 
-def db_value(model: type[Model], field_name: str, value: Any) -> Any:
-    """`value` as the ORM would send it for `model.field_name` on this database."""
-    field = model._meta.get_field(field_name)
-    return field.get_db_prep_save(value, database())  # type: ignore[union-attr]
-
-
 def columns(model: type[Model]) -> str:
     """The model's columns, quoted, in field order: for SELECT and RETURNING lists
     that `models_from_rows` reads back."""
@@ -194,13 +188,6 @@ def fetch_all(sql: str, params: Sequence[Any]) -> list[tuple[Any, ...]]:
     with _cursor() as cursor:
         cursor.execute(sql, params)
         return cursor.fetchall()
-
-
-def execute(sql: str, params: Sequence[Any]) -> int:
-    """Run one statement; returns the number of rows it changed."""
-    with _cursor() as cursor:
-        cursor.execute(sql, params)
-        return int(cursor.rowcount)
 
 
 def execute_many(sql: str, param_rows: Sequence[Sequence[Any]]) -> None:

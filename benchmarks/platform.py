@@ -173,9 +173,16 @@ def example_versions() -> dict[str, object]:
     return versions
 
 
-def start_worker(workers: int) -> subprocess.Popen[bytes]:
+def start_worker(workers: int, recorded: Path | None = None) -> subprocess.Popen[bytes]:
+    """A Celery worker on the benchmark's queue; with `recorded`, one whose sandbox
+    hands back that recorded match (benchmarks/recorded_worker.py)."""
+    launcher = (
+        ["-m", "celery", "-A", "arena"]
+        if recorded is None
+        else [str(HERE / "recorded_worker.py"), str(recorded)]
+    )
     argv = [
-        sys.executable, "-m", "celery", "-A", "arena", "worker", "--loglevel=WARNING",
+        sys.executable, *launcher, "worker", "--loglevel=WARNING",
         f"--concurrency={workers}", "--pool=prefork", "-Q", QUEUE,
         "--without-mingle", "--without-gossip", "--hostname=bench@%h",
     ]  # fmt: skip
@@ -217,7 +224,7 @@ class PlatformRunner:
     by one Celery worker with `workers` processes, started once (its start-up is
     not timed)."""
 
-    def __init__(self, *, games: int, workers: int) -> None:
+    def __init__(self, *, games: int, workers: int, recorded: Path | None = None) -> None:
         from arena.celery import app
         from arena.core.tasks import probe
         from arena.matches.selectors import default_competition
@@ -227,7 +234,7 @@ class PlatformRunner:
         self.competition = default_competition()
         self.created: list[int] = []
         app.control.purge()  # messages left by an interrupted run are not ours
-        self.worker = start_worker(workers)
+        self.worker = start_worker(workers, recorded=recorded)
         probe.delay().get(timeout=120)
 
     def run(self, plan: list[tuple[tuple[str, str], int]]) -> float:
@@ -337,6 +344,105 @@ def part_throughput(args: argparse.Namespace) -> None:
             f"overhead per round            median {statistics.median(round_overheads):+.1f}%, "
             f"from {min(round_overheads):+.1f}% to {max(round_overheads):+.1f}%"
         )
+
+
+def cpu_seconds(pid: int) -> float:
+    """User + system CPU of one live process."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    except OSError:
+        return 0.0
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
+def process_tree(root: int) -> list[int]:
+    children: dict[int, list[int]] = {}
+    for entry in Path("/proc").iterdir():
+        if entry.name.isdigit():
+            try:
+                parent = int((entry / "stat").read_text().rsplit(")", 1)[1].split()[1])
+            except (OSError, IndexError, ValueError):
+                continue
+            children.setdefault(parent, []).append(int(entry.name))
+    tree, stack = [], [root]
+    while stack:
+        pid = stack.pop()
+        tree.append(pid)
+        stack += children.get(pid, [])
+    return tree
+
+
+def pids_named(name: str) -> list[int]:
+    found = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout
+    return [int(pid) for pid in found.split()]
+
+
+def machine_busy_seconds() -> float:
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")  # not idle, iowait
+
+
+SERVER_PROCESSES = {"PostgreSQL": "postgres", "Redis": "redis-server"}
+
+
+def part_platform_cpu(args: argparse.Namespace) -> None:
+    """The platform's own CPU per match: a worker whose sandbox hands back one
+    recorded match plays `--matches` of them end to end, and the CPU of each part
+    is read from /proc (PostgreSQL's and Redis's server processes, the worker's
+    master and pool processes, this process creating the matches)."""
+    import pickle
+    import tempfile
+
+    import sandbox
+
+    programs = [
+        sandbox.BotProgram(name, REPO / "bots_examples" / f"{name}_bot.py") for name in EXAMPLES[:2]
+    ]
+    recorded = sandbox.run_match(
+        programs, games=args.games_per_match, seed=1, backend=args.backend, allow_unsandboxed=True
+    )
+    with tempfile.NamedTemporaryFile(suffix=".pickle") as recorded_file:
+        pickle.dump(recorded, recorded_file)
+        recorded_file.flush()
+        platform = PlatformRunner(
+            games=args.games_per_match, workers=args.workers, recorded=Path(recorded_file.name)
+        )
+        plan = [(tuple(EXAMPLES[:2]), 1)] * args.matches
+        print(
+            f"\n## the platform's own CPU: {args.matches} recorded matches of "
+            f"{args.games_per_match} games end to end, {args.workers} worker processes; "
+            f"load average {os.getloadavg()[0]:.1f}"
+        )
+        try:
+            for _ in range(args.repeat):
+                servers = {name: pids_named(name_) for name, name_ in SERVER_PROCESSES.items()}
+                workers = process_tree(platform.worker.pid)
+                before = {
+                    pid: cpu_seconds(pid) for pids in [*servers.values(), workers] for pid in pids
+                }
+                machine, own = machine_busy_seconds(), time.process_time()
+                elapsed = platform.run(plan)  # type: ignore[arg-type]
+                machine, own = machine_busy_seconds() - machine, time.process_time() - own
+                # Server processes started meanwhile (a new connection's backend) count
+                # from zero.
+                servers = {name: pids_named(name_) for name, name_ in SERVER_PROCESSES.items()}
+                watched = {pid for pids in [*servers.values(), workers] for pid in pids}
+                spent = {pid: cpu_seconds(pid) - before.get(pid, 0.0) for pid in watched}
+                parts = {name: sum(spent[pid] for pid in pids) for name, pids in servers.items()}
+                parts["Celery master"] = spent[platform.worker.pid]
+                parts["worker pool processes"] = sum(
+                    spent[pid] for pid in workers if pid != platform.worker.pid
+                )
+                parts["creating the matches (this process)"] = own
+                per_match = {name: 1000 * seconds / args.matches for name, seconds in parts.items()}
+                print(
+                    f"  {60 * args.matches / elapsed:7.0f} matches/min; CPU per match "
+                    f"{sum(per_match.values()):5.1f} ms = "
+                    + " + ".join(f"{name} {ms:.1f}" for name, ms in per_match.items())
+                    + f"   (whole machine {1000 * machine / args.matches:.1f} ms)"
+                )
+        finally:
+            platform.close()
 
 
 @contextlib.contextmanager
@@ -757,6 +863,11 @@ def main() -> None:
     parser.add_argument("--runs", type=int, default=200, help="timed runs per query")
     parser.add_argument("--seed", type=int, default=5)
     parser.add_argument("--skip-throughput", action="store_true")
+    parser.add_argument(
+        "--platform-cpu",
+        action="store_true",
+        help="only the platform's own CPU per match, with a recorded match for a sandbox",
+    )
     parser.add_argument("--skip-queries", action="store_true")
     parser.add_argument(
         "--reuse",
@@ -770,6 +881,9 @@ def main() -> None:
         recreate_database(args.database_url)
     setup_django()
     print(f"# platform benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores")
+    if args.platform_cpu:
+        part_platform_cpu(args)
+        return
     if not args.skip_throughput:
         part_throughput(args)
         part_breakdown(args)

@@ -10,12 +10,17 @@ minute for each and their ratio.
 Part 2 seeds 10,000 bots and 1,000,000 games (COPY into PostgreSQL) and prints the
 median and p95 time of the leaderboard and match-history reads.
 
+`--platform-cpu` instead measures the platform's own CPU per match, part by part:
+a worker whose sandbox hands back one recorded match (recorded_worker.py) plays
+them end to end, so the bots' and the engine's time is out of the figures.
+
 Everything happens in its own database (default `arena_bench`, dropped and created
 again), its own Redis databases and its own queue, so it can run next to a site or
 a test run. Usage:
 
     .venv/bin/python benchmarks/platform.py                 # both parts, full size
     .venv/bin/python benchmarks/platform.py --matches 20 --bots 1000 --games 100000
+    .venv/bin/python benchmarks/platform.py --platform-cpu --matches 300
 
 Needs PostgreSQL and Redis (BENCH_DATABASE_URL, BENCH_REDIS_URL) and a sandbox
 backend (--backend, bwrap by default).

@@ -5,7 +5,8 @@ Part 1 plays the same matches twice, with the same bots, seeds and sandbox backe
 once straight through `sandbox.run_match` (a pool of WORKERS processes), once end to
 end (matches created in PostgreSQL, queued on Redis, played by a Celery worker with
 WORKERS processes, results, logs and ratings written back), and prints matches per
-minute for each and their ratio.
+minute for each and their ratio. The two paths alternate in blocks of BLOCK matches
+(`--block`, `--repeat` rounds), so that both see the same (shared, drifting) machine.
 
 Part 2 seeds 10,000 bots and 1,000,000 games (COPY into PostgreSQL) and prints the
 median and p95 time of the leaderboard and match-history reads.

@@ -3,8 +3,9 @@
 Stored bot versions become `sandbox.BotProgram`s: a single file in local storage
 as it lies (the sandbox only reads it), anything else copied into a temporary
 folder that is removed afterwards (a zip is unpacked with the upload checks
-applied again). The sandbox is chosen from settings. Only the platform's own example bots may run
-without isolation when ARENA_ALLOW_UNSANDBOXED is off: their code is ours.
+applied again). The sandbox is chosen from settings. Only the platform's own
+example bots may run without isolation when ARENA_ALLOW_UNSANDBOXED is off: their
+code is ours.
 """
 
 from __future__ import annotations
@@ -50,49 +51,48 @@ def bot_programs(entrants: Sequence[Entrant]) -> Iterator[list[sandbox.BotProgra
     """The entrants' code on disk as BotPrograms; copies made for the match are
     removed when the block ends."""
     with ExitStack() as cleanup:
-        scratch: list[Path] = []
-
-        def folder(index: int) -> Path:
-            if not scratch:
-                scratch.append(
-                    Path(cleanup.enter_context(tempfile.TemporaryDirectory(prefix="arena-match-")))
-                )
-            path = scratch[0] / str(index)
-            path.mkdir()
-            return path
-
-        yield [
-            sandbox.BotProgram(entrant.name, _materialize(entrant, lambda i=index: folder(i)))
-            for index, entrant in enumerate(entrants)
-        ]
+        scratch: Path | None = None
+        programs = []
+        for index, entrant in enumerate(entrants):
+            path = _file_as_it_lies(entrant)
+            if path is None:
+                assert entrant.version is not None
+                if scratch is None:
+                    scratch = Path(
+                        cleanup.enter_context(tempfile.TemporaryDirectory(prefix="arena-match-"))
+                    )
+                path = _copy_out(entrant.version, scratch / str(index))
+            programs.append(sandbox.BotProgram(entrant.name, path))
+        yield programs
 
 
-def _materialize(entrant: Entrant, folder: Callable[[], Path]) -> Path:
+def _file_as_it_lies(entrant: Entrant) -> Path | None:
+    """The entrant's code where it already is, if the sandbox can take it from there:
+    the platform's own files, and a stored single file in local storage. A stored
+    file is immutable and the sandbox only reads it (bwrap hands it in as data,
+    docker copies it in): no copy per match (1 ms of every match)."""
     if entrant.version is None:
-        assert entrant.path is not None
         return entrant.path
-    stored = _stored_path(entrant.version)
-    if stored is not None and entrant.version.kind == BotVersion.Kind.PY:
-        # A stored file is immutable and the sandbox only reads it (bwrap hands it in
-        # as data, docker copies it in): no copy per match (1 ms of every match).
-        return stored
-    with entrant.version.code.open("rb") as code:
+    if entrant.version.kind != BotVersion.Kind.PY:
+        return None
+    try:
+        return Path(entrant.version.code.path)
+    except NotImplementedError:  # Django's answer for a remote storage: copy it out
+        return None
+
+
+def _copy_out(version: BotVersion, folder: Path) -> Path:
+    """The version's code copied into `folder` (a zip unpacked, with the upload
+    checks applied again)."""
+    folder.mkdir()
+    with version.code.open("rb") as code:
         data = code.read()
-    if entrant.version.kind == BotVersion.Kind.ZIP:
-        destination = folder()
-        extract_zip(data=data, destination=destination, limits=upload_limits())
-        return destination
-    target = folder() / "main.py"
+    if version.kind == BotVersion.Kind.ZIP:
+        extract_zip(data=data, destination=folder, limits=upload_limits())
+        return folder
+    target = folder / "main.py"
     target.write_bytes(data)
     return target
-
-
-def _stored_path(version: BotVersion) -> Path | None:
-    """Where the version's code lies on this machine, if its storage is local."""
-    try:
-        return Path(version.code.path)
-    except NotImplementedError:  # a remote storage: copy the code out instead
-        return None
 
 
 def run_sandboxed_match(

@@ -137,15 +137,10 @@ def update_each(
     )
 
 
-def lock_clause(*, no_key: bool = False) -> str:
+def lock_clause() -> str:
     """The row-lock suffix of a SELECT, or nothing where the database locks whole
     files instead (SQLite: the transaction itself is the lock)."""
-    features = database().features
-    if not features.has_select_for_update:
-        return ""
-    if no_key and features.has_select_for_no_key_update:
-        return " FOR NO KEY UPDATE"
-    return " FOR UPDATE"
+    return " FOR UPDATE" if database().features.has_select_for_update else ""
 
 
 def placeholders(count: int) -> str:

@@ -29,10 +29,10 @@ class _Lease:
 
 
 class LeaseKeeper:
-    """Calls `renew(match_id, token)` every `every_seconds` for each lease it holds,
-    until the lease is released or `renew` says it is lost (returns False)."""
+    """Calls `renew(match_id=..., token=...)` every `every_seconds` for each lease it
+    holds, until the lease is released or `renew` says it is lost (returns False)."""
 
-    def __init__(self, renew: Callable[[int, str], bool]) -> None:
+    def __init__(self, renew: Callable[..., bool]) -> None:
         self._renew = renew
         self._leases: dict[int, _Lease] = {}
         self._lock = threading.Lock()
@@ -77,7 +77,7 @@ class LeaseKeeper:
 
     def _renew_one(self, match_id: int, lease: _Lease) -> None:
         try:
-            held = self._renew(match_id, lease.token)
+            held = self._renew(match_id=match_id, token=lease.token)
         except Exception:  # the database is away: try again at the next period
             logger.exception("match %s: lease renewal failed", match_id)
             held = True

@@ -16,7 +16,7 @@ import logging
 import os
 import socket
 import uuid
-from collections.abc import Callable, Iterator
+from collections.abc import Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from datetime import datetime, timedelta
@@ -119,21 +119,6 @@ def match_lease_renew(*, match_id: int, token: str) -> bool:
     return renewed == 1
 
 
-def lease_renewer(*, match_id: int, token: str, every_seconds: float) -> Callable[..., None]:
-    """A `progress` callback for sandbox.run_match that renews the lease, at most
-    once per `every_seconds` (a game can take milliseconds)."""
-    last = [timezone.now()]
-
-    def renew(*_args: Any) -> None:
-        now = timezone.now()
-        if (now - last[0]).total_seconds() >= every_seconds:
-            last[0] = now
-            if not match_lease_renew(match_id=match_id, token=token):
-                logger.warning("match %s: lease lost while playing", match_id)
-
-    return renew
-
-
 def _resend_after(now: datetime) -> datetime:
     """On a QUEUED match, `lease_expires_at` is when its broker message is presumed
     lost and `matches_resend_queued` sends another."""
@@ -148,7 +133,7 @@ def lease_heartbeat(*, match_id: int, token: str, every_seconds: float) -> Itera
     turns just under the per-move limit) can outlast a lease; the heartbeat keeps
     a live worker's claim whatever the games do. A worker that dies stops beating,
     and the sweeper takes the match back when the lease runs out. The renewals come
-    from the process's one LeaseKeeper thread.
+    from the process's one LeaseKeeper thread (the only renewals while a match plays).
     """
     _lease_keeper.hold(match_id=match_id, token=token, every_seconds=every_seconds)
     try:
@@ -157,11 +142,7 @@ def lease_heartbeat(*, match_id: int, token: str, every_seconds: float) -> Itera
         _lease_keeper.release(match_id=match_id, token=token)
 
 
-def _renew_for_keeper(match_id: int, token: str) -> bool:
-    return match_lease_renew(match_id=match_id, token=token)
-
-
-_lease_keeper = LeaseKeeper(_renew_for_keeper)
+_lease_keeper = LeaseKeeper(match_lease_renew)
 
 
 def _append_error(match: Match, message: str) -> None:

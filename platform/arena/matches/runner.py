@@ -36,7 +36,6 @@ def match_run(*, match_id: int) -> Outcome:
         return Outcome.NOTHING_TO_DO
     seats, entrants = _seats_to_play(match_id)
     renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
-    renew = lifecycle.lease_renewer(match_id=match_id, token=token, every_seconds=renew_every)
     try:
         with lifecycle.lease_heartbeat(match_id=match_id, token=token, every_seconds=renew_every):
             result = run_sandboxed_match(
@@ -44,7 +43,6 @@ def match_run(*, match_id: int) -> Outcome:
                 games=match.games_planned,
                 seed=match.seed,
                 ruleset=match.ruleset,
-                progress=renew,
             )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)

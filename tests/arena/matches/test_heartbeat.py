@@ -9,7 +9,7 @@ from arena.matches.heartbeat import LeaseKeeper
 
 
 class Renewals:
-    """A fake `renew(match_id, token)` that records its calls."""
+    """A fake `renew(match_id=..., token=...)` that records its calls."""
 
     def __init__(self, *, held: bool = True, error: bool = False) -> None:
         self.calls: list[tuple[int, str]] = []
@@ -17,7 +17,7 @@ class Renewals:
         self.error = error
         self.lock = threading.Lock()
 
-    def __call__(self, match_id: int, token: str) -> bool:
+    def __call__(self, *, match_id: int, token: str) -> bool:
         with self.lock:
             self.calls.append((match_id, token))
         if self.error:

@@ -74,14 +74,24 @@ def match_claim(*, match_id: int, token: str) -> Match | None:
     Returns None when there is nothing to do: the match is gone, done, failed, or
     held by a live lease. A match out of attempts is failed here instead.
     """
-    now = timezone.now()
+    return match_claim_outcome(
+        match_id=match_id, rows=match_claim_send(match_id=match_id, token=token).rows()
+    )
+
+
+def match_claim_send(*, match_id: int, token: str) -> statements.Sent:
+    """The claim's statement, sent: in a `statements.pipelined()` block more can go
+    in the same round trip (the runner sends the match's seats). Its rows go to
+    `match_claim_outcome`, outside the block."""
     # The usual case in one conditional UPDATE, atomic by itself: of two workers
     # claiming at once, the second finds the row no longer claimable.
-    claimed = _update_returning(
-        "UPDATE matches_match SET state = %s, attempts = attempts + 1, worker = %s,"
+    now = timezone.now()
+    return statements.send(
+        "UPDATE matches_match SET state = %s, attempts = attempts + 1, worker = %s,"  # noqa: S608  (names are ours, the values are parameters)
         " lease_expires_at = %s, started_at = %s"
         " WHERE id = %s AND attempts < %s"
-        " AND (state = %s OR (state = %s AND lease_expires_at <= %s)) RETURNING {columns}",
+        " AND (state = %s OR (state = %s AND lease_expires_at <= %s))"
+        f" RETURNING {statements.columns(Match)}",
         [
             Match.State.RUNNING,
             token,
@@ -94,9 +104,14 @@ def match_claim(*, match_id: int, token: str) -> Match | None:
             _db_time(now),
         ],
     )
-    if claimed is not None:
-        return claimed
-    # Nothing claimed: see why under the row lock, and fail a match out of attempts.
+
+
+def match_claim_outcome(*, match_id: int, rows: list[tuple[Any, ...]]) -> Match | None:
+    """The claimed match from the claim's rows; when there are none, see why under
+    the row lock (the ORM: not in a pipeline) and fail a match out of attempts."""
+    if rows:
+        return statements.models_from_rows(Match, rows)[0]
+    now = timezone.now()
     with transaction.atomic():
         match = _locked(match_id)
         if match is None:
@@ -323,19 +338,21 @@ def match_record_result(
     now = timezone.now()
     with transaction.atomic():
         # One conditional UPDATE checks that this worker still holds the lease and
-        # locks the row (first in the lock order) until the transaction ends.
-        match = _update_returning(
-            "UPDATE matches_match SET state = %s, lease_expires_at = NULL, finished_at = %s,"
-            " backend = %s WHERE id = %s AND state = %s AND worker = %s RETURNING {columns}",
-            [
-                Match.State.DONE,
-                _db_time(now),
-                backend[:16],
-                match_id,
-                Match.State.RUNNING,
-                token,
-            ],
-        )
+        # locks the row (first in the lock order) until the transaction ends. In a
+        # pipeline, the transaction's BEGIN goes with it.
+        with statements.pipelined():
+            match = _update_returning(
+                "UPDATE matches_match SET state = %s, lease_expires_at = NULL, finished_at = %s,"
+                " backend = %s WHERE id = %s AND state = %s AND worker = %s RETURNING {columns}",
+                [
+                    Match.State.DONE,
+                    _db_time(now),
+                    backend[:16],
+                    match_id,
+                    Match.State.RUNNING,
+                    token,
+                ],
+            )
         if match is None:
             logger.warning("match %s: result discarded, lease no longer held", match_id)
             return None

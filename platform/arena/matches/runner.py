@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import logging
+from typing import Any
 
 from django.conf import settings
 from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError
@@ -31,10 +32,16 @@ def match_run(*, match_id: int) -> Outcome:
     """Play a queued match and record its result. Safe to call twice for one match:
     a match already done (or held by another worker) is left alone."""
     token = lifecycle.worker_token()
-    match = lifecycle.match_claim(match_id=match_id, token=token)
+    # The claim and the seats in one round trip; the seats are read either way and
+    # used only when the claim succeeded.
+    with statements.pipelined():
+        claim = lifecycle.match_claim_send(match_id=match_id, token=token)
+        seats_sent = _seats_send(match_id)
+        claimed, seat_rows = claim.rows(), seats_sent.rows()
+    match = lifecycle.match_claim_outcome(match_id=match_id, rows=claimed)
     if match is None:
         return Outcome.NOTHING_TO_DO
-    seats, entrants = _seats_to_play(match_id)
+    seats, entrants = _seats_to_play(seat_rows)
     renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
     try:
         with lifecycle.lease_heartbeat(match_id=match_id, token=token, every_seconds=renew_every):
@@ -72,11 +79,11 @@ def match_run(*, match_id: int) -> Outcome:
     return Outcome.DONE if recorded is not None else Outcome.LOST
 
 
-def _seats_to_play(match_id: int) -> tuple[list[lifecycle.SeatRef], list[Entrant]]:
-    """The match's seats in index order, and their bots with what the sandbox needs
+def _seats_send(match_id: int) -> statements.Sent:
+    """The match's seats in index order, with their bots and what the sandbox needs
     of them: one hand-written join (arena.core.statements), as every played match
     runs it."""
-    rows = statements.fetch_all(
+    return statements.send(
         'SELECT s."id", s."index", b."id", b."name", b."is_example", v."id", v."kind", v."code"'  # noqa: S608  (table names are ours, the values are parameters)
         f' FROM "{MatchSeat._meta.db_table}" s'
         f' JOIN "{Bot._meta.db_table}" b ON b."id" = s."bot_id"'
@@ -84,6 +91,13 @@ def _seats_to_play(match_id: int) -> tuple[list[lifecycle.SeatRef], list[Entrant
         ' WHERE s."match_id" = %s ORDER BY s."index"',
         [match_id],
     )
+
+
+def _seats_to_play(
+    rows: list[tuple[Any, ...]],
+) -> tuple[list[lifecycle.SeatRef], list[Entrant]]:
+    """The seats (for the result write) and the entrants (for the sandbox) from the
+    rows of `_seats_send`."""
     seats, entrants = [], []
     for seat_id, index, bot_id, name, is_example, version_id, kind, code in rows:
         seats.append(lifecycle.SeatRef(seat_id, index, bot_id, version_id))

@@ -72,13 +72,17 @@ def match_create(
             seed=secrets.randbits(62) if seed is None else seed,
             created_by=created_by,
         )
-        statements.insert([match])
-        statements.insert(
-            [
-                MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
-                for index, version in enumerate(versions)
-            ]
-        )
+        # Two round trips: BEGIN (when this opens the transaction) with the match,
+        # then the seats, whose keys nobody reads.
+        with statements.pipelined():
+            statements.insert([match])
+            statements.insert(
+                [
+                    MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
+                    for index, version in enumerate(versions)
+                ],
+                keys=False,
+            )
         match_id = match.pk
         transaction.on_commit(lambda: _queue_run(match_id))
     return match

@@ -158,15 +158,16 @@ def ratings_apply_match_games(
 
 
 def _ratings_write(*, rows: list[Rating], changes: list[RatingChange]) -> None:
-    """The new totals of the locked rows and their changes: one UPDATE per row, sent
-    together, and one INSERT, written out (arena.core.statements) because every
-    recorded match runs them."""
-    statements.update_each(
-        Rating,
-        RATING_TOTAL_FIELDS,
-        [(row.pk, [getattr(row, name) for name in RATING_TOTAL_FIELDS]) for row in rows],
-    )
-    statements.insert(changes)
+    """The new totals of the locked rows and their changes: one UPDATE per row and
+    one INSERT, sent together (one round trip), written out (arena.core.statements)
+    because every recorded match runs them. The changes keep no primary key."""
+    with statements.pipelined():
+        statements.update_each(
+            Rating,
+            RATING_TOTAL_FIELDS,
+            [(row.pk, [getattr(row, name) for name in RATING_TOTAL_FIELDS]) for row in rows],
+        )
+        statements.insert(changes, keys=False)
 
 
 RATING_TOTAL_FIELDS = ["elo", "games", "wins", "rank_sum", "score_sum", "last_played_at", "trend"]

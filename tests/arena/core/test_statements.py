@@ -1,0 +1,64 @@
+"""arena.core.statements: the hand-written statements of the per-match path, and
+the pipeline that sends several of them in one round trip (PostgreSQL)."""
+
+from __future__ import annotations
+
+import pytest
+from django.db import IntegrityError, connection, transaction
+
+from arena.core import statements
+from arena.matches.models import Competition
+
+pytestmark = pytest.mark.django_db(transaction=True)
+
+
+def _competition(slug: str) -> Competition:
+    return Competition(slug=slug, name=slug, ruleset={}, seats=2)
+
+
+def test_a_pipeline_sends_writes_and_reads_their_rows_in_order() -> None:
+    table = Competition._meta.db_table
+    with transaction.atomic(), statements.pipelined():
+        statements.insert([_competition("first")], keys=False)  # sent, answer not read
+        second = _competition("second")
+        statements.insert([second])  # its key is read: waits for both
+        sent = statements.send(
+            f'SELECT "slug" FROM "{table}" WHERE "slug" IN (%s, %s) ORDER BY "slug"',
+            ["first", "second"],
+        )
+        statements.execute(f'UPDATE "{table}" SET "name" = %s WHERE "slug" = %s', ["1st", "first"])
+        assert sent.rows() == [("first",), ("second",)]
+    assert second.pk is not None
+    assert Competition.objects.get(slug="first").name == "1st"
+
+
+def test_a_statement_that_fails_in_a_pipeline_raises_a_django_error_and_rolls_back() -> None:
+    Competition.objects.create(slug="taken", name="taken", ruleset={}, seats=2)
+
+    def write_both() -> None:
+        with transaction.atomic(), statements.pipelined():
+            statements.insert([_competition("kept-out")], keys=False)
+            statements.insert([_competition("taken")], keys=False)  # unique slug
+
+    with pytest.raises(IntegrityError):
+        write_both()
+    assert not Competition.objects.filter(slug="kept-out").exists()
+    # The connection is usable afterwards.
+    assert Competition.objects.filter(slug="taken").count() == 1
+
+
+def test_the_orm_works_again_after_the_block() -> None:
+    with transaction.atomic():
+        with statements.pipelined():
+            statements.insert([_competition("orm")], keys=False)
+        # Row counts are known again once the block has ended.
+        assert Competition.objects.filter(slug="orm").update(name="changed") == 1
+
+
+@pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="pipelines are PostgreSQL's (CI runs it)"
+)
+def test_on_postgresql_the_block_is_a_psycopg_pipeline() -> None:
+    with statements.pipelined():
+        assert connection.connection._pipeline is not None
+    assert connection.connection._pipeline is None

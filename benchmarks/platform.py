@@ -55,6 +55,7 @@ from datetime import UTC, datetime, timedelta
 from urllib.parse import urlsplit, urlunsplit
 
 EXAMPLES = ("random", "greedy", "heuristic")
+Plan = tuple[tuple[str, str], int]  # (pair of example bots, seed) of one match
 QUEUE = "arena-bench"
 
 
@@ -107,7 +108,7 @@ def percentile(values: list[float], fraction: float) -> float:
 # --- Part 1: matches straight through the sandbox vs through the platform ---------
 
 
-def match_plan(count: int) -> list[tuple[tuple[str, str], int]]:
+def match_plan(count: int) -> list[Plan]:
     """(pair of example bots, seed) for each match; the same plan for both runs."""
     pairs = [(a, b) for i, a in enumerate(EXAMPLES) for b in EXAMPLES[i + 1 :]]
     return [(pairs[i % len(pairs)], 1000 + i) for i in range(count)]
@@ -135,7 +136,7 @@ class DirectRunner:
         self.games, self.backend = games, backend
         self.pool = multiprocessing.get_context("fork").Pool(workers)
 
-    def run(self, plan: list[tuple[tuple[str, str], int]]) -> float:
+    def run(self, plan: list[Plan]) -> float:
         jobs = [(pair, seed, self.games, self.backend) for pair, seed in plan]
         started = time.perf_counter()
         played = sum(self.pool.imap_unordered(play_direct, jobs))
@@ -274,7 +275,7 @@ class PlatformRunner:
         self.worker = start_worker(workers, recorded=recorded)
         probe.delay().get(timeout=120)
 
-    def run(self, plan: list[tuple[tuple[str, str], int]]) -> float:
+    def run(self, plan: list[Plan]) -> float:
         from django.db import transaction
 
         from arena.matches.models import Match
@@ -339,17 +340,25 @@ def part_throughput(args: argparse.Namespace) -> None:
     direct = DirectRunner(games=args.games_per_match, workers=args.workers, backend=args.backend)
     platform = PlatformRunner(games=args.games_per_match, workers=args.workers)
     direct_total = platform_total = 0.0
+    cpu = {"direct": 0.0, "platform": 0.0}
     round_overheads: list[float] = []
+
+    def run(name: str, runner: DirectRunner | PlatformRunner, block: list[Plan]) -> float:
+        used = machine_cpu_seconds()
+        elapsed = runner.run(block)
+        cpu[name] += machine_cpu_seconds() - used
+        return elapsed
+
     try:
         for round_number in range(args.repeat):
             direct_round = platform_round = 0.0
             for index, block in enumerate(blocks):
                 if (round_number + index) % 2 == 0:
-                    direct_round += direct.run(block)
-                    platform_round += platform.run(block)
+                    direct_round += run("direct", direct, block)
+                    platform_round += run("platform", platform, block)
                 else:
-                    platform_round += platform.run(block)
-                    direct_round += direct.run(block)
+                    platform_round += run("platform", platform, block)
+                    direct_round += run("direct", direct, block)
             direct_total += direct_round
             platform_total += platform_round
             round_overheads.append(100 * (platform_round - direct_round) / direct_round)
@@ -378,6 +387,13 @@ def part_throughput(args: argparse.Namespace) -> None:
             f"overhead per round            median {statistics.median(round_overheads):+.1f}%, "
             f"from {min(round_overheads):+.1f}% to {max(round_overheads):+.1f}%"
         )
+    # Steadier than the clock on a shared machine (steal time is not counted), but
+    # blind to waits: what the machine's CPUs spent per match on each path.
+    print(
+        f"machine CPU per match         direct {1000 * cpu['direct'] / runs:.1f} ms, platform "
+        f"{1000 * cpu['platform'] / runs:.1f} ms "
+        f"({100 * (cpu['platform'] - cpu['direct']) / cpu['direct']:+.1f}%)"
+    )
 
 
 def cpu_seconds(pid: int) -> float:
@@ -409,6 +425,13 @@ def process_tree(root: int) -> list[int]:
 def pids_named(name: str) -> list[int]:
     found = subprocess.run(["pgrep", "-x", name], capture_output=True, text=True).stdout
     return [int(pid) for pid in found.split()]
+
+
+def machine_cpu_seconds() -> float:
+    """CPU time spent on this machine so far: user, nice, system, irq and softirq
+    (not idle, iowait, or steal, which the hypervisor gave to someone else)."""
+    values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
+    return sum(values[i] for i in (0, 1, 2, 5, 6)) / os.sysconf("SC_CLK_TCK")
 
 
 def machine_busy_seconds() -> float:
@@ -536,7 +559,6 @@ def part_breakdown(args: argparse.Namespace) -> None:
     runner.match_run(match_id=created[0])  # warm up imports and connections
     targets = [
         (sandbox, "run_match", "sandbox.run_match"),
-        (lifecycle, "match_claim", "claim"),
         (lifecycle, "match_record_result", "record result (games, logs, seats, ratings)"),
         (rating_services, "ratings_apply_match_games", "  of which ratings"),
     ]
@@ -555,6 +577,8 @@ def part_breakdown(args: argparse.Namespace) -> None:
     for label, seconds in spent.items():
         print(f"  {label:<44} {1000 * seconds / played:7.1f} ms")
     own = total - sandboxed
+    rest = own - spent["record result (games, logs, seats, ratings)"]
+    print(f"  claim with seats (one round trip), lease, rest   {1000 * rest / played:5.1f} ms")
     print(
         f"  platform's own (match_run - sandbox)         {1000 * own / played:7.1f} ms = "
         f"{100 * own / sandboxed:.1f}% of the match time"

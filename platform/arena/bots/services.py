@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
+from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -355,9 +356,24 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
 
     `version_ids_faulted` maps each version that played to the fault reasons it had
     in the match (empty: a clean match). Expects to run inside the match's
-    transaction. This runs for every match a worker records, so it is one
-    hand-written UPDATE (arena.core.statements) that touches only the rows whose
-    streak changes: none, after a clean match between clean bots.
+    transaction. In two halves, so that the result write can send the first with
+    its other statements (one round trip): `bot_version_match_faults_send`, then
+    `bot_version_match_faults_apply` with its rows, outside the pipeline.
+    """
+    sent = bot_version_match_faults_send(version_ids_faulted=version_ids_faulted)
+    return bot_version_match_faults_apply(
+        version_ids_faulted=version_ids_faulted, changed=sent.rows() if sent else []
+    )
+
+
+def bot_version_match_faults_send(
+    *, version_ids_faulted: dict[int, list[str]]
+) -> statements.Sent | None:
+    """The streak UPDATE of `bot_version_record_match_faults`, sent (None: no version).
+
+    This runs for every match a worker records, so it is one hand-written UPDATE
+    (arena.core.statements) that touches only the rows whose streak changes: none,
+    after a clean match between clean bots.
 
     The UPDATE takes FOR NO KEY UPDATE row locks (it changes no key), in one scan,
     so two workers lock shared versions in the same order. A plain FOR UPDATE
@@ -365,8 +381,7 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
     (a new match's seats), which lock in seat order: a deadlock with matchmaking.
     """
     if not version_ids_faulted:
-        return []
-    limit = settings.ARENA_FAULT_STREAK_LIMIT
+        return None
     played = sorted(version_ids_faulted)
     faulted = [pk for pk in played if version_ids_faulted[pk]]
     if faulted:
@@ -376,12 +391,21 @@ def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]
         params = [*faulted, *played, *faulted]
     else:
         streak, changing, params = "0", '"consecutive_faulted_matches" <> 0', list(played)
-    changed = statements.fetch_all(
+    return statements.send(
         f'UPDATE "{BotVersion._meta.db_table}" SET "consecutive_faulted_matches" = {streak}'  # noqa: S608  (names are ours, the values are parameters)
         f' WHERE "id" IN ({statements.placeholders(len(played))}) AND {changing}'
         ' RETURNING "id", "consecutive_faulted_matches", "status"',
         params,
     )
+
+
+def bot_version_match_faults_apply(
+    *, version_ids_faulted: dict[int, list[str]], changed: list[tuple[Any, ...]]
+) -> list[int]:
+    """Take off the ladder the versions whose streak (`changed`: the rows of the
+    streak UPDATE) reached the limit with this match; returns their ids. Uses the
+    ORM: not in a `statements.pipelined()` block."""
+    limit = settings.ARENA_FAULT_STREAK_LIMIT
     removed: list[int] = []
     for pk, streak_length, status in sorted(changed):
         if (

@@ -27,7 +27,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from arena.bots.services import bot_version_record_match_faults
+from arena.bots.services import bot_version_match_faults_apply, bot_version_match_faults_send
 from arena.core import statements
 
 from .heartbeat import LeaseKeeper
@@ -329,9 +329,11 @@ def match_record_result(
 
     Does nothing (returns None) unless this worker still holds the match: a worker
     whose lease was taken over must not write a second result. This runs for every
-    match a worker plays, so its statements are written out (arena.core.statements):
-    about ten, whatever the number of games. `seats`, in index order, saves reading
-    them when the caller has them (a match's seats never change).
+    match a worker plays, so its statements are written out (arena.core.statements)
+    and pipelined: about ten, whatever the number of games, in five round trips
+    (lease check; seats, streaks and games; rating locks; rating writes; COMMIT).
+    `seats`, in index order, saves reading them when the caller has them (a match's
+    seats never change).
     """
     from arena.ratings.services import ratings_apply_match_games
 
@@ -378,20 +380,25 @@ def match_record_result(
                 if reasons:
                     total.faults += 1
                     total.fault_reasons += [{"game": number, "reason": r} for r in reasons]
-        statements.insert(rows)
-        statements.update_each(
-            MatchSeat,
-            _SEAT_TOTAL_FIELDS,
-            [
-                (total.seat.id, [getattr(total, name) for name in _SEAT_TOTAL_FIELDS])
-                for total in totals
-            ],
-        )
-        bot_version_record_match_faults(
-            version_ids_faulted={
-                total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
-                for total in totals
-            }
+        faults_by_version = {
+            total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
+            for total in totals
+        }
+        # The seats' totals, the fault streaks and the games in one round trip.
+        with statements.pipelined():
+            statements.update_each(
+                MatchSeat,
+                _SEAT_TOTAL_FIELDS,
+                [
+                    (total.seat.id, [getattr(total, name) for name in _SEAT_TOTAL_FIELDS])
+                    for total in totals
+                ],
+            )
+            streaks = bot_version_match_faults_send(version_ids_faulted=faults_by_version)
+            statements.insert(rows)
+            changed_streaks = streaks.rows() if streaks else []
+        bot_version_match_faults_apply(
+            version_ids_faulted=faults_by_version, changed=changed_streaks
         )
         if match.rated and match.competition_id is not None and rows:
             # One lock and one write per bot for the whole match, games in order.

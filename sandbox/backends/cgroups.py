@@ -142,15 +142,9 @@ class BotCgroup:
             raise
         return group
 
-    def enter(self) -> None:
-        """Move the calling process in. Safe between fork and exec (raw syscalls only)."""
-        pid = str(os.getpid()).encode()
-        for path in self.paths:
-            fd = os.open(path / "cgroup.procs", os.O_WRONLY)
-            try:
-                os.write(fd, pid)
-            finally:
-                os.close(fd)
+    def procs_files(self) -> list[str]:
+        """The `cgroup.procs` files a process writes its pid to, to move in."""
+        return [str(path / "cgroup.procs") for path in self.paths]
 
     def pids(self) -> set[int]:
         found: set[int] = set()

@@ -4,15 +4,16 @@ from __future__ import annotations
 
 import contextlib
 import os
-import resource
 import select
 import signal
 import subprocess
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from functools import partial
 
 from sandbox.backends.cgroups import BotCgroup
+from sandbox.backends.launcher import launcher_argv, wait_started
 from sandbox.bootstrap import EXIT_MEMORY
+from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
 from sandbox.stderr import StderrDrain
@@ -22,16 +23,10 @@ _CHUNK = 65536
 _LIMIT_SIGNALS = frozenset({int(signal.SIGXCPU), int(signal.SIGXFSZ)})
 
 
-def rlimits(limits: Limits) -> list[tuple[int, int]]:
-    """The rlimits every local bot runs under (the cgroup, when there is one, adds more)."""
-    cpu_s = int(limits.match_s) + 1
-    return [
-        (resource.RLIMIT_AS, limits.memory_bytes),
-        (resource.RLIMIT_CORE, 0),
-        (resource.RLIMIT_NOFILE, limits.open_files),
-        (resource.RLIMIT_FSIZE, limits.file_bytes),
-        (resource.RLIMIT_CPU, cpu_s),
-    ]
+def cpu_seconds(limits: Limits) -> int:
+    """RLIMIT_CPU of a local bot: the match's whole length, a backstop to the
+    wall-clock limits (the cgroup, when there is one, adds memory and pids limits)."""
+    return int(limits.match_s) + 1
 
 
 def drop_privileges(uid: int) -> None:
@@ -39,22 +34,6 @@ def drop_privileges(uid: int) -> None:
     os.setgroups([])
     os.setresgid(uid, uid, uid)
     os.setresuid(uid, uid, uid)
-
-
-def _preexec(
-    limits: list[tuple[int, int]], cgroup: BotCgroup | None, run_as: int | None
-) -> Callable[[], None]:
-    def run_in_child() -> None:
-        # Only raw system calls here: this runs between fork and exec. The cgroup
-        # first, while still root: moving into it needs the privilege.
-        if cgroup is not None:
-            cgroup.enter()
-        for which, value in limits:
-            resource.setrlimit(which, (value, value))
-        if run_as is not None:
-            drop_privileges(run_as)
-
-    return run_in_child
 
 
 def _read_available(fd: int) -> bytes | None:
@@ -84,7 +63,15 @@ class PipeProcess(BotProcess):
         self._torn_down = False
         try:
             self.popen = subprocess.Popen(
-                list(argv),
+                launcher_argv(
+                    argv,
+                    memory_bytes=limits.memory_bytes,
+                    open_files=limits.open_files,
+                    file_bytes=limits.file_bytes,
+                    cpu_seconds=cpu_seconds(limits),
+                    cgroup_procs=[] if cgroup is None else cgroup.procs_files(),
+                    run_as=run_as,
+                ),
                 stdin=subprocess.PIPE,
                 stdout=subprocess.PIPE,
                 stderr=subprocess.PIPE,
@@ -97,8 +84,8 @@ class PipeProcess(BotProcess):
                 # autogroup, which costs every round trip ~0.5 µs (benchmarks/
                 # sandbox.py) and isolates nothing that matters here. bwrap puts the
                 # bot itself in a new session (--new-session: no TIOCSTI on a tty).
+                # No preexec_fn: with one, CPython forks the worker (launcher.py).
                 process_group=0,
-                preexec_fn=_preexec(rlimits(limits), cgroup, run_as),
             )
         except BaseException:
             self._cleanup_resources()
@@ -108,6 +95,8 @@ class PipeProcess(BotProcess):
         assert self.popen.stderr is not None
         self._stdin_fd = self.popen.stdin.fileno()
         self._stdout_fd = self.popen.stdout.fileno()
+        if not wait_started(self._stdout_fd):
+            self._launch_failed()
         os.set_blocking(self._stdin_fd, False)
         os.set_blocking(self._stdout_fd, False)
         self._poll_out = select.poll()
@@ -188,6 +177,21 @@ class PipeProcess(BotProcess):
         if self.popen.stderr is not None:
             with contextlib.suppress(OSError):
                 self.popen.stderr.close()
+
+    def _launch_failed(self) -> None:
+        """The launcher could not put the bot in its limits: the platform's problem,
+        never the bot's (it has not run)."""
+        assert self.popen.stderr is not None
+        self.popen.wait()
+        reason = self.popen.stderr.read().decode("utf-8", "replace").strip()
+        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
+            with contextlib.suppress(OSError):
+                stream.close()  # type: ignore[union-attr]
+        self._torn_down = True
+        self._cleanup_resources()
+        raise InfrastructureError(
+            f"could not start a bot (exit status {self.popen.returncode}): {reason or 'no reason'}"
+        )
 
     def _cleanup_resources(self) -> None:
         if self.cgroup is not None:

@@ -12,6 +12,11 @@ Side by side in one run (the machine is shared and noisy; compare within a run):
   bare `python3 -I -S -c pass`, `bwrap ... python3 -c pass` and `docker run ... pass`.
 
 `--write` replaces the Sandbox section of docs/benchmarks.md with the table.
+
+`--launch N` instead times N starts of a local bot's process (`/bin/true` in its
+cgroup, rlimits and user) from a process the size of a worker (Django and the
+platform loaded), alternating the launcher (`sandbox/backends/launcher.py`) with
+what it replaced, a `preexec_fn` (which makes CPython fork the whole worker).
 """
 
 from __future__ import annotations
@@ -309,6 +314,106 @@ def run(rounds: int, starts: int, *, pin: bool = True) -> str:
     return "\n".join(lines)
 
 
+def _preexec_reference(cgroup: Any, limits: Limits, run_as: int | None) -> Callable[[], None]:
+    """What sandbox/backends/pipes.py ran between fork and exec before the launcher."""
+    import resource
+
+    from sandbox.backends.pipes import cpu_seconds
+
+    rlimits = [
+        (resource.RLIMIT_AS, limits.memory_bytes),
+        (resource.RLIMIT_CORE, 0),
+        (resource.RLIMIT_NOFILE, limits.open_files),
+        (resource.RLIMIT_FSIZE, limits.file_bytes),
+        (resource.RLIMIT_CPU, cpu_seconds(limits)),
+    ]
+
+    def run_in_child() -> None:
+        pid = str(os.getpid()).encode()
+        for procs in cgroup.procs_files():
+            fd = os.open(procs, os.O_WRONLY)
+            os.write(fd, pid)
+            os.close(fd)
+        for which, value in rlimits:
+            resource.setrlimit(which, (value, value))
+        if run_as is not None:
+            drop_privileges(run_as)
+
+    return run_in_child
+
+
+def launch_costs(starts: int) -> str:
+    """Wall and CPU of the worker per bot start: the launcher against a preexec_fn."""
+    import resource
+
+    sys.path.insert(1, str(ROOT / "platform"))
+    os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
+    import django
+
+    django.setup()
+    import arena.matches.tasks  # noqa: F401  (a worker's modules, for its size)
+    from sandbox.backends.cgroups import BotCgroup
+    from sandbox.backends.launcher import launcher_argv, wait_started
+    from sandbox.backends.pipes import cpu_seconds
+
+    limits = Limits()
+    run_as = 65534 if os.geteuid() == 0 else None
+
+    def start(use_launcher: bool) -> tuple[float, float]:
+        cgroup = BotCgroup.create(memory_bytes=limits.memory_bytes, pids=limits.pids)
+        if cgroup is None:
+            raise SystemExit("--launch needs a writable cgroup hierarchy (run as root)")
+        pipes: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
+        cpu = resource.getrusage(resource.RUSAGE_SELF)
+        began = time.perf_counter()
+        if use_launcher:
+            argv = launcher_argv(
+                ["/bin/true"],
+                memory_bytes=limits.memory_bytes,
+                open_files=limits.open_files,
+                file_bytes=limits.file_bytes,
+                cpu_seconds=cpu_seconds(limits),
+                cgroup_procs=cgroup.procs_files(),
+                run_as=run_as,
+            )
+            process = subprocess.Popen(argv, env={}, process_group=0, **pipes)
+            assert process.stdout is not None
+            if not wait_started(process.stdout.fileno()):
+                raise SystemExit("the launcher failed")
+        else:
+            hook = _preexec_reference(cgroup, limits, run_as)
+            process = subprocess.Popen(
+                ["/bin/true"], env={}, process_group=0, preexec_fn=hook, **pipes
+            )
+        wall = time.perf_counter() - began
+        after = resource.getrusage(resource.RUSAGE_SELF)
+        process.communicate()
+        cgroup.remove()
+        spent = (after.ru_utime + after.ru_stime) - (cpu.ru_utime + cpu.ru_stime)
+        return 1000 * wall, 1000 * spent
+
+    results: dict[bool, list[tuple[float, float]]] = {True: [], False: []}
+    for number in range(2 * starts):
+        use_launcher = number % 2 == 0
+        results[use_launcher].append(start(use_launcher))
+    rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
+    lines = [
+        f"`.venv/bin/python benchmarks/sandbox.py --launch {starts}` "
+        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; a {rss} MB process "
+        "with Django and the platform loaded, as a worker; alternating):",
+        "",
+        "| start of one bot process | wall, median | worker's CPU, median |",
+        "|---|---|---|",
+    ]
+    for use_launcher, label in ((False, "preexec_fn (fork)"), (True, "launcher (vfork)")):
+        walls = [wall for wall, _ in results[use_launcher]]
+        cpus = [cpu for _, cpu in results[use_launcher]]
+        lines.append(
+            f"| {label} | {statistics.median(walls):.2f} ms | {statistics.median(cpus):.2f} ms |"
+        )
+    return "\n".join(lines)
+
+
 def write_section(text: str) -> None:
     path = ROOT / "docs" / "benchmarks.md"
     document = path.read_text()
@@ -324,9 +429,15 @@ def main() -> None:
     options.add_argument("--starts", type=int, default=8)
     options.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     options.add_argument(
+        "--launch", type=int, metavar="N", help="only time N bot process starts, two ways"
+    )
+    options.add_argument(
         "--no-pin", action="store_true", help="let the scheduler place the pipe paths' processes"
     )
     args = options.parse_args()
+    if args.launch:
+        print(launch_costs(args.launch))
+        return
     text = run(args.rounds, args.starts, pin=not args.no_pin)
     print(text)
     if args.write:

@@ -350,6 +350,11 @@ def part_throughput(args: argparse.Namespace) -> None:
         return elapsed
 
     try:
+        # Untimed: each worker process's first matches import modules, connect to
+        # the database and prepare statements.
+        warm_up = plan[: 2 * args.workers]
+        direct.run(warm_up)
+        platform.run(warm_up)
         for round_number in range(args.repeat):
             direct_round = platform_round = 0.0
             for index, block in enumerate(blocks):

@@ -440,11 +440,6 @@ def machine_cpu_seconds() -> float:
     return sum(values[i] for i in (0, 1, 2, 5, 6)) / os.sysconf("SC_CLK_TCK")
 
 
-def machine_busy_seconds() -> float:
-    values = [int(v) for v in Path("/proc/stat").read_text().split("\n")[0].split()[1:]]
-    return (sum(values) - values[3] - values[4]) / os.sysconf("SC_CLK_TCK")  # not idle, iowait
-
-
 SERVER_PROCESSES = {"PostgreSQL": "postgres", "Redis": "redis-server"}
 
 
@@ -483,9 +478,9 @@ def part_platform_cpu(args: argparse.Namespace) -> None:
                 before = {
                     pid: cpu_seconds(pid) for pids in [*servers.values(), workers] for pid in pids
                 }
-                machine, own = machine_busy_seconds(), time.process_time()
+                machine, own = machine_cpu_seconds(), time.process_time()
                 elapsed = platform.run(plan)  # type: ignore[arg-type]
-                machine, own = machine_busy_seconds() - machine, time.process_time() - own
+                machine, own = machine_cpu_seconds() - machine, time.process_time() - own
                 # Server processes started meanwhile (a new connection's backend) count
                 # from zero.
                 servers = {name: pids_named(name_) for name, name_ in SERVER_PROCESSES.items()}

@@ -318,7 +318,7 @@ def _preexec_reference(cgroup: Any, limits: Limits, run_as: int | None) -> Calla
     """What sandbox/backends/pipes.py ran between fork and exec before the launcher."""
     import resource
 
-    from sandbox.backends.pipes import cpu_seconds
+    from sandbox.backends.launcher import cpu_seconds
 
     rlimits = [
         (resource.RLIMIT_AS, limits.memory_bytes),
@@ -354,7 +354,6 @@ def launch_costs(starts: int) -> str:
     import arena.matches.tasks  # noqa: F401  (a worker's modules, for its size)
     from sandbox.backends.cgroups import BotCgroup
     from sandbox.backends.launcher import launcher_argv, wait_started
-    from sandbox.backends.pipes import cpu_seconds
 
     limits = Limits()
     run_as = 65534 if os.geteuid() == 0 else None
@@ -368,13 +367,7 @@ def launch_costs(starts: int) -> str:
         began = time.perf_counter()
         if use_launcher:
             argv = launcher_argv(
-                ["/bin/true"],
-                memory_bytes=limits.memory_bytes,
-                open_files=limits.open_files,
-                file_bytes=limits.file_bytes,
-                cpu_seconds=cpu_seconds(limits),
-                cgroup_procs=cgroup.procs_files(),
-                run_as=run_as,
+                ["/bin/true"], limits, cgroup_procs=cgroup.procs_files(), run_as=run_as
             )
             process = subprocess.Popen(argv, env={}, process_group=0, **pipes)
             assert process.stdout is not None

@@ -30,6 +30,7 @@ import shutil
 from collections.abc import Sequence
 
 from sandbox.errors import InfrastructureError
+from sandbox.limits import Limits
 
 SHELL = "/bin/sh"
 LAUNCH_FAILED = 125  # the script's exit status when it could not start the bot
@@ -61,17 +62,20 @@ def setpriv_path() -> str | None:
     return shutil.which("setpriv", path="/usr/bin:/bin:/usr/sbin:/sbin")
 
 
+def cpu_seconds(limits: Limits) -> int:
+    """RLIMIT_CPU of a local bot: the match's whole length, a backstop to the
+    wall-clock limits (the cgroup, when there is one, adds memory and pids limits)."""
+    return int(limits.match_s) + 1
+
+
 def launcher_argv(
     argv: Sequence[str],
+    limits: Limits,
     *,
-    memory_bytes: int,
-    open_files: int,
-    file_bytes: int,
-    cpu_seconds: int,
     cgroup_procs: Sequence[str],
     run_as: int | None,
 ) -> list[str]:
-    """The command that starts `argv` inside its limits; after `Popen`, call
+    """The command that starts `argv` inside `limits`; after `Popen`, call
     `wait_started` with the process's stdout."""
     setpriv = setpriv_path()
     if run_as is not None and setpriv is None:
@@ -83,10 +87,10 @@ def launcher_argv(
         setpriv or "setpriv",  # $0: the program that drops privileges
         str(len(cgroup_procs)),
         *cgroup_procs,
-        str(memory_bytes // _KIB),
-        str(open_files),
-        str(file_bytes // _BLOCK),
-        str(cpu_seconds),
+        str(limits.memory_bytes // _KIB),
+        str(limits.open_files),
+        str(limits.file_bytes // _BLOCK),
+        str(cpu_seconds(limits)),
         "-" if run_as is None else str(int(run_as)),
         *argv,
     ]

@@ -23,12 +23,6 @@ _CHUNK = 65536
 _LIMIT_SIGNALS = frozenset({int(signal.SIGXCPU), int(signal.SIGXFSZ)})
 
 
-def cpu_seconds(limits: Limits) -> int:
-    """RLIMIT_CPU of a local bot: the match's whole length, a backstop to the
-    wall-clock limits (the cgroup, when there is one, adds memory and pids limits)."""
-    return int(limits.match_s) + 1
-
-
 def drop_privileges(uid: int) -> None:
     """Become `uid` (and the group of the same number) for good, with no other groups."""
     os.setgroups([])
@@ -65,10 +59,7 @@ class PipeProcess(BotProcess):
             self.popen = subprocess.Popen(
                 launcher_argv(
                     argv,
-                    memory_bytes=limits.memory_bytes,
-                    open_files=limits.open_files,
-                    file_bytes=limits.file_bytes,
-                    cpu_seconds=cpu_seconds(limits),
+                    limits,
                     cgroup_procs=[] if cgroup is None else cgroup.procs_files(),
                     run_as=run_as,
                 ),
@@ -182,13 +173,10 @@ class PipeProcess(BotProcess):
         """The launcher could not put the bot in its limits: the platform's problem,
         never the bot's (it has not run)."""
         assert self.popen.stderr is not None
-        self.popen.wait()
+        # Its stderr ends when it exits (nothing else holds it); read before the
+        # teardown reaps it, so that its process group cannot be another's yet.
         reason = self.popen.stderr.read().decode("utf-8", "replace").strip()
-        for stream in (self.popen.stdin, self.popen.stdout, self.popen.stderr):
-            with contextlib.suppress(OSError):
-                stream.close()  # type: ignore[union-attr]
-        self._torn_down = True
-        self._cleanup_resources()
+        self._teardown()
         raise InfrastructureError(
             f"could not start a bot (exit status {self.popen.returncode}): {reason or 'no reason'}"
         )

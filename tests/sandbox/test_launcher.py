@@ -44,10 +44,7 @@ def test_the_program_starts_inside_its_limits_as_nobody_with_nothing_else(
 ) -> None:
     argv = launcher_argv(
         ["/bin/sh", "-c", REPORT],
-        memory_bytes=64 * MIB,
-        open_files=32,
-        file_bytes=2 * MIB,
-        cpu_seconds=7,
+        Limits(memory_bytes=64 * MIB, open_files=32, file_bytes=2 * MIB, match_s=6),
         cgroup_procs=cgroup.procs_files(),
         run_as=NOBODY,
     )
@@ -69,10 +66,7 @@ def test_values_are_arguments_never_script() -> None:
     # A cgroup path that would be code if it were pasted into the script.
     argv = launcher_argv(
         ["/bin/true"],
-        memory_bytes=64 * MIB,
-        open_files=32,
-        file_bytes=MIB,
-        cpu_seconds=1,
+        Limits(),
         cgroup_procs=["/nonexistent/$(touch /tmp/launcher-injected)"],
         run_as=None,
     )

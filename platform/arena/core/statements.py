@@ -164,6 +164,16 @@ def values_rows(rows: int, columns: int) -> str:
     return ", ".join([row] * rows)
 
 
+def _connected(db: BaseDatabaseWrapper) -> Any:
+    """The driver's connection, readied as connection.cursor() readies it: a
+    connection that failed its health check dropped, connected, and refused when
+    it belongs to another thread."""
+    db.close_if_health_check_failed()
+    db.ensure_connection()
+    db.validate_thread_sharing()
+    return db.connection
+
+
 @contextmanager
 def _cursor() -> Iterator[Any]:
     """A Django cursor; on PostgreSQL one that prepares its statements."""
@@ -174,12 +184,7 @@ def _cursor() -> Iterator[Any]:
         return
     import psycopg
 
-    # What connection.cursor() does first: drop a connection that failed its health
-    # check, connect, and refuse a connection that belongs to another thread.
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_thread_sharing()
-    raw = db.connection
+    raw = _connected(db)
     # Django turns preparing off (prepare_threshold None) for poolers' sake; its own
     # cursors bind on the client and never prepare, so this reaches only ours.
     raw.prepare_threshold = 0
@@ -204,12 +209,10 @@ def pipelined() -> Iterator[None]:
     if db.vendor != "postgresql":
         yield
         return
-    # As connection.cursor() does: drop a connection that fails its health check (a
-    # check run inside the pipeline would not wait for its answer), then connect.
-    db.close_if_health_check_failed()
-    db.ensure_connection()
-    db.validate_thread_sharing()
-    with db.wrap_database_errors, db.connection.pipeline():
+    # Readied before the pipeline starts: a health check run inside it would not
+    # wait for its answer.
+    raw = _connected(db)
+    with db.wrap_database_errors, raw.pipeline():
         yield
 
 

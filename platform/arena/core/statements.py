@@ -248,6 +248,26 @@ def execute(sql: str, params: Sequence[Any]) -> None:
         cursor.execute(sql, params)
 
 
+def commit_asynchronously() -> None:
+    """Let the current transaction's COMMIT return before its WAL reaches the disk
+    (PostgreSQL's `synchronous_commit = off`, for this transaction only; nothing
+    on other databases). Send it first in the transaction.
+
+    Only for a transaction whose loss the database's own state repairs: a crash
+    of the database server can lose the last few hundred milliseconds of such
+    commits (three times `wal_writer_delay` at most), each whole or not at all and
+    in commit order, and never corrupts anything. A server that stays up loses
+    nothing. Measured on this machine under load: a match result's COMMIT took 1.0
+    to 1.5 ms, of which ~0.1 ms is not waiting for the disk.
+
+    Outside a transaction, in a `pipelined()` block, it applies to the statements
+    sent with it: PostgreSQL runs what a pipeline sends before its next sync
+    point (the block's end) as one implicit transaction.
+    """
+    if database().vendor == "postgresql":
+        execute("SELECT set_config('synchronous_commit', 'off', true)", [])
+
+
 def execute_many(sql: str, param_rows: Sequence[Sequence[Any]]) -> None:
     """One statement for many parameter rows. psycopg sends them all before reading
     any answer (pipeline mode): one round trip for the lot, or none of its own in a

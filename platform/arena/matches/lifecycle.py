@@ -343,6 +343,10 @@ def match_record_result(
         # locks the row (first in the lock order) until the transaction ends. In a
         # pipeline, the transaction's BEGIN goes with it.
         with statements.pipelined():
+            # The COMMIT need not wait for the disk: if a crash of the database
+            # loses this transaction, the match is running under a lease that
+            # nobody renews, and the sweeper queues it to be played again.
+            statements.commit_asynchronously()
             match = _update_returning(
                 "UPDATE matches_match SET state = %s, lease_expires_at = NULL, finished_at = %s,"
                 " backend = %s WHERE id = %s AND state = %s AND worker = %s RETURNING {columns}",

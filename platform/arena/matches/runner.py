@@ -33,8 +33,11 @@ def match_run(*, match_id: int) -> Outcome:
     a match already done (or held by another worker) is left alone."""
     token = lifecycle.worker_token()
     # The claim and the seats in one round trip; the seats are read either way and
-    # used only when the claim succeeded.
+    # used only when the claim succeeded. The claim need not wait for the disk: if
+    # a crash of the database loses it, the match is queued again as far as the
+    # database knows, and `matches_resend_queued` sends it again.
     with statements.pipelined():
+        statements.commit_asynchronously()
         claim = lifecycle.match_claim_send(match_id=match_id, token=token)
         seats_sent = _seats_send(match_id)
         claimed, seat_rows = claim.rows(), seats_sent.rows()

@@ -55,10 +55,36 @@ def test_the_orm_works_again_after_the_block() -> None:
         assert Competition.objects.filter(slug="orm").update(name="changed") == 1
 
 
-@pytest.mark.skipif(
-    connection.vendor != "postgresql", reason="pipelines are PostgreSQL's (CI runs it)"
+postgresql_only = pytest.mark.skipif(
+    connection.vendor != "postgresql", reason="PostgreSQL's own feature (CI runs it)"
 )
+
+
+@postgresql_only
 def test_on_postgresql_the_block_is_a_psycopg_pipeline() -> None:
     with statements.pipelined():
         assert connection.connection._pipeline is not None
     assert connection.connection._pipeline is None
+
+
+def _synchronous_commit() -> str:
+    return statements.fetch_all("SELECT current_setting('synchronous_commit')", [])[0][0]
+
+
+@postgresql_only
+def test_an_asynchronous_commit_is_its_transactions_alone() -> None:
+    with transaction.atomic():
+        statements.commit_asynchronously()
+        assert _synchronous_commit() == "off"
+    assert _synchronous_commit() == "on"  # the session's other transactions wait
+
+
+@postgresql_only
+def test_outside_a_transaction_a_pipeline_commits_what_is_sent_with_it_asynchronously() -> None:
+    with statements.pipelined():
+        statements.commit_asynchronously()
+        statements.insert([_competition("async")], keys=False)
+        setting = statements.send("SELECT current_setting('synchronous_commit')", [])
+        assert setting.rows() == [("off",)]
+    assert _synchronous_commit() == "on"
+    assert Competition.objects.filter(slug="async").exists()  # committed all the same

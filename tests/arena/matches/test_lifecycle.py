@@ -6,6 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
+from django.db import connection
 from django.utils import timezone
 
 import engine
@@ -104,6 +105,29 @@ def test_a_played_match_is_recorded_once_with_replayable_logs_and_ratings():
     assert sum(seat.wins for seat in seats) == 4
     assert RatingChange.objects.filter(game__match=match).count() == 8
     assert Rating.objects.filter(competition=match.competition).count() == 2
+
+
+def test_the_claim_and_the_result_commit_without_waiting_for_the_disk():
+    # If a crash of the database loses either, the database still says what to do:
+    # a lost claim leaves the match queued (sent again), a lost result leaves it
+    # running under a lease nobody renews (queued again by the sweeper).
+    match = match_with_seats([example_version("greedy"), example_version("random")])
+    sql: list[str] = []
+
+    def record(execute, text, params, many, context):
+        sql.append(text)
+        return execute(text, params, many, context)
+
+    with connection.execute_wrapper(record):
+        assert match_run(match_id=match.pk) is Outcome.DONE
+    relaxed = [i for i, text in enumerate(sql) if "set_config('synchronous_commit'" in text]
+    if connection.vendor != "postgresql":
+        assert relaxed == []
+        return
+    assert len(relaxed) == 2
+    claim, result = (sql[i + 1] for i in relaxed)
+    assert claim.startswith("UPDATE matches_match SET state = %s, attempts = attempts + 1")
+    assert result.startswith("UPDATE matches_match SET state = %s, lease_expires_at = NULL")
 
 
 def test_unrated_match_leaves_ratings_alone():

@@ -98,27 +98,43 @@ def insert(instances: Sequence[Model], *, keys: bool = True) -> None:
     `pipelined()` block the INSERT does not wait for its answer."""
     if not instances:
         return
+    if not keys:
+        sql, params = _insert_statement(instances)
+        execute(sql, params)
+        return
+    insert_send(instances).rows()
+
+
+def insert_send(instances: Sequence[Model]) -> Sent:
+    """`insert`, sent: the instances get their keys when `.rows()` is read (in a
+    `pipelined()` block, more statements can go before that)."""
+    db = database()
+    pk = instances[0]._meta.pk
+    assert pk is not None
+    sql, params = _insert_statement(instances)
+
+    def give_keys(rows: list[tuple[Any, ...]]) -> None:
+        for instance, (key,) in zip(instances, rows, strict=True):
+            instance.pk = key
+            instance._state.adding = False
+            instance._state.db = db.alias
+
+    return Sent(f'{sql} RETURNING "{pk.column}"', params, then=give_keys)
+
+
+def _insert_statement(instances: Sequence[Model]) -> tuple[str, list[Any]]:
     db = database()
     model = type(instances[0])
     fields = [field for field in model._meta.concrete_fields if not field.primary_key]
     params: list[Any] = []
     for instance in instances:
         params += [field.get_db_prep_save(field.pre_save(instance, True), db) for field in fields]
-    pk = model._meta.pk
-    assert pk is not None
     sql = (
         f'INSERT INTO "{model._meta.db_table}" ('  # noqa: S608  (names from the model; values are parameters)
         + ", ".join(f'"{field.column}"' for field in fields)
         + f") VALUES {values_rows(len(instances), len(fields))}"
     )
-    if not keys:
-        execute(sql, params)
-        return
-    rows = fetch_all(f'{sql} RETURNING "{pk.column}"', params)
-    for instance, (key,) in zip(instances, rows, strict=True):
-        instance.pk = key
-        instance._state.adding = False
-        instance._state.db = db.alias
+    return sql, params
 
 
 def update_each(
@@ -218,20 +234,47 @@ def pipelined() -> Iterator[None]:
 
 class Sent:
     """A statement on its way; `rows()` reads its answer (in a `pipelined()` block,
-    that waits for it and for everything sent before it)."""
+    that waits for it and for everything sent before it), and hands it to `then`
+    first when there is one.
 
-    def __init__(self, sql: str, params: Sequence[Any]) -> None:
-        self._open = ExitStack()
-        self._cursor = self._open.enter_context(_cursor())
-        try:
-            self._cursor.execute(sql, params)
-        except BaseException:
-            self._open.close()
-            raise
+    Outside a pipeline the answer is read at once and the cursor closed: nothing
+    waits for it there, and SQLite cannot roll back to a savepoint while a cursor
+    still has rows to read."""
+
+    def __init__(
+        self,
+        sql: str,
+        params: Sequence[Any],
+        *,
+        then: Callable[[list[tuple[Any, ...]]], None] | None = None,
+    ) -> None:
+        self._then = then
+        self._rows: list[tuple[Any, ...]] | None = None
+        with ExitStack() as opened:
+            cursor = opened.enter_context(_cursor())
+            cursor.execute(sql, params)
+            if _pipelining():
+                self._cursor, self._open = cursor, opened.pop_all()
+            else:
+                self._rows = cursor.fetchall()
 
     def rows(self) -> list[tuple[Any, ...]]:
-        with self._open:
-            return self._cursor.fetchall()
+        rows = self._rows
+        if rows is None:
+            with self._open:
+                rows = self._rows = self._cursor.fetchall()
+        if self._then is not None:
+            self._then(rows)
+        return rows
+
+
+def _pipelining() -> bool:
+    db = database()
+    if db.vendor != "postgresql" or db.connection is None:
+        return False
+    from psycopg import pq
+
+    return bool(db.connection.pgconn.pipeline_status != pq.PipelineStatus.OFF)
 
 
 def send(sql: str, params: Sequence[Any]) -> Sent:

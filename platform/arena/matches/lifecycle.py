@@ -23,7 +23,7 @@ from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.db.models import Q
 from django.utils import timezone
 
@@ -49,18 +49,6 @@ def _lease_until(now: datetime) -> datetime:
 
 def _locked(match_id: int) -> Match | None:
     return Match.objects.select_for_update().filter(pk=match_id).first()
-
-
-def _update_returning(sql: str, params: list[Any]) -> Match | None:
-    """Run `UPDATE matches_match ... RETURNING {columns}` and return the updated row,
-    if any (`{columns}` is filled in: every column of Match).
-
-    The claim and the result write run once per match on every worker; written out
-    (arena.core.statements) they cost a fifth of the CPU of the ORM's
-    update-then-read, and one round trip instead of two to four.
-    """
-    rows = statements.fetch_all(sql.format(columns=statements.columns(Match)), params)
-    return statements.models_from_rows(Match, rows)[0] if rows else None
 
 
 def _db_time(value: datetime) -> Any:
@@ -267,9 +255,17 @@ def game_from_log(
     *, match: Match, number: int, log: dict[str, Any], summary: GameSummary | None = None
 ) -> Game:
     """The (unsaved) Game row of a played log: its summary fields and the compressed log."""
+    game = _game_row(match_id=match.pk, number=number, log=log, summary=summary)
+    game.match = match
+    return game
+
+
+def _game_row(
+    *, match_id: int, number: int, log: dict[str, Any], summary: GameSummary | None = None
+) -> Game:
     summary = summary or game_summary(log)
     return Game(
-        match=match,
+        match_id=match_id,
         number=number,
         seating=summary.seating,
         ranks=summary.ranks,
@@ -323,6 +319,7 @@ def match_record_result(
     backend: str,
     stopped: str | None = None,
     seats: list[SeatRef] | None = None,
+    claimed: Match | None = None,
 ) -> Match | None:
     """Write a played match in ONE transaction: games with compressed logs, seat
     summaries, fault streaks, ratings (rated matches) and the tournament hook.
@@ -330,26 +327,83 @@ def match_record_result(
     Does nothing (returns None) unless this worker still holds the match: a worker
     whose lease was taken over must not write a second result. This runs for every
     match a worker plays, so its statements are written out (arena.core.statements)
-    and pipelined: about ten, whatever the number of games, in five round trips
-    (lease check; seats, streaks and games; rating locks; rating writes; COMMIT).
-    `seats`, in index order, saves reading them when the caller has them (a match's
-    seats never change).
+    and pipelined: about ten, whatever the number of games, in three round trips
+    (the lease check with the seats, streaks, games and rating locks; the rating
+    writes; COMMIT). `seats`, in index order, saves reading them when the caller
+    has them (a match's seats never change); `claimed`, the match as this worker
+    claimed it, says whether to lock ratings in the first round trip.
     """
+    now = timezone.now()
+    seats = seats or _seat_refs(match_id)
+    # Everything the logs say is worked out before the transaction: the statements
+    # then go together, and a malformed log fails before anything is written.
+    rows, totals = _games_and_seat_totals(match_id=match_id, games=games, seats=seats)
+    faults_by_version = {
+        total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
+        for total in totals
+    }
+    rated_in = claimed.competition_id if claimed is not None and claimed.rated else None
+    try:
+        return _result_write(
+            match_id=match_id,
+            token=token,
+            rows=rows,
+            totals=totals,
+            faults_by_version=faults_by_version,
+            rated_in=rated_in,
+            now=now,
+            backend=backend,
+            stopped=stopped,
+            games_played=len(games),
+        )
+    except _LeaseLost:
+        pass
+    except DatabaseError:
+        # A statement sent with the lease check failed. If the match is no longer
+        # this worker's, that is why (its new holder has written its games).
+        if _holds(match_id=match_id, token=token):
+            raise
+    logger.warning("match %s: result discarded, lease no longer held", match_id)
+    return None
+
+
+def _holds(*, match_id: int, token: str) -> bool:
+    return Match.objects.filter(pk=match_id, state=Match.State.RUNNING, worker=token).exists()
+
+
+def _result_write(
+    *,
+    match_id: int,
+    token: str,
+    rows: list[Game],
+    totals: list[_SeatTotals],
+    faults_by_version: dict[int, list[str]],
+    rated_in: int | None,
+    now: datetime,
+    backend: str,
+    stopped: str | None,
+    games_played: int,
+) -> Match:
+    from arena.ratings.locks import ratings_lock_send
     from arena.ratings.services import ratings_apply_match_games
 
-    now = timezone.now()
+    seats = [total.seat for total in totals]
     with transaction.atomic():
-        # One conditional UPDATE checks that this worker still holds the lease and
-        # locks the row (first in the lock order) until the transaction ends. In a
-        # pipeline, the transaction's BEGIN goes with it.
+        # One round trip, in the lock order. A conditional UPDATE checks that this
+        # worker still holds the lease and locks the Match row until the transaction
+        # ends; then the seats' totals (written once, here: the row says that no
+        # result was written before), the fault streaks (BotVersion rows), the games
+        # and the Rating rows. If the lease is not held, the transaction rolls back
+        # whatever followed the check. The BEGIN goes with them.
         with statements.pipelined():
             # The COMMIT need not wait for the disk: if a crash of the database
             # loses this transaction, the match is running under a lease that
             # nobody renews, and the sweeper queues it to be played again.
             statements.commit_asynchronously()
-            match = _update_returning(
-                "UPDATE matches_match SET state = %s, lease_expires_at = NULL, finished_at = %s,"
-                " backend = %s WHERE id = %s AND state = %s AND worker = %s RETURNING {columns}",
+            held = statements.send(
+                "UPDATE matches_match SET state = %s, lease_expires_at = NULL, finished_at = %s,"  # noqa: S608  (names are ours, the values are parameters)
+                " backend = %s WHERE id = %s AND state = %s AND worker = %s"
+                f" RETURNING {statements.columns(Match)}",
                 [
                     Match.State.DONE,
                     _db_time(now),
@@ -359,37 +413,6 @@ def match_record_result(
                     token,
                 ],
             )
-        if match is None:
-            logger.warning("match %s: result discarded, lease no longer held", match_id)
-            return None
-        if stopped:  # the sandbox ended the match early (its time cap): say so
-            _append_error(match, f"Stopped after {len(games)} games: {stopped}.")
-            match.save(update_fields=["error"])
-        # The seats' totals are written once, here, from the games: the row above
-        # says that no result was written before.
-        seats = seats or _seat_refs(match_id)
-        totals = [_SeatTotals(seat) for seat in seats]
-        rows = []
-        for number, log in enumerate(games):
-            summary = game_summary(log)
-            if len(summary.ranks) != len(seats):
-                raise ValueError(f"match {match_id}: game {number} has the wrong player count")
-            rows.append(game_from_log(match=match, number=number, log=log, summary=summary))
-            for total in totals:
-                index = total.seat.index
-                total.games += 1
-                total.rank_sum += summary.ranks[index]
-                total.wins += summary.winner_index == index
-                reasons = [f["reason"] for f in summary.faults if f["index"] == index]
-                if reasons:
-                    total.faults += 1
-                    total.fault_reasons += [{"game": number, "reason": r} for r in reasons]
-        faults_by_version = {
-            total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
-            for total in totals
-        }
-        # The seats' totals, the fault streaks and the games in one round trip.
-        with statements.pipelined():
             statements.update_each(
                 MatchSeat,
                 _SEAT_TOTAL_FIELDS,
@@ -399,20 +422,66 @@ def match_record_result(
                 ],
             )
             streaks = bot_version_match_faults_send(version_ids_faulted=faults_by_version)
-            statements.insert(rows)
+            inserted = statements.insert_send(rows) if rows else None
+            rating_locks = (
+                ratings_lock_send(competition_id=rated_in, bot_ids=[s.bot_id for s in seats])
+                if rated_in is not None and rows
+                else None
+            )
+            held_rows = held.rows()
             changed_streaks = streaks.rows() if streaks else []
+            if inserted is not None:
+                inserted.rows()
+            locked = rating_locks.rows() if rating_locks else None
+        if not held_rows:
+            raise _LeaseLost  # and the transaction rolls back what followed the check
+        match = statements.models_from_rows(Match, held_rows)[0]
+        for game in rows:
+            game.match = match
+        if stopped:  # the sandbox ended the match early (its time cap): say so
+            _append_error(match, f"Stopped after {games_played} games: {stopped}.")
+            match.save(update_fields=["error"])
         bot_version_match_faults_apply(
             version_ids_faulted=faults_by_version, changed=changed_streaks
         )
         if match.rated and match.competition_id is not None and rows:
-            # One lock and one write per bot for the whole match, games in order.
+            # One write per bot for the whole match, games in order.
             ratings_apply_match_games(
                 games=rows,
                 seats=[(seat.index, seat.bot_id, seat.bot_version_id) for seat in seats],
                 new_games=True,
+                # Locked above, unless the match changed competition since its claim.
+                locked=locked if match.competition_id == rated_in else None,
             )
         if match.tournament_id is not None:
             from arena.tournaments.services import tournament_match_finished
 
             tournament_match_finished(match=match)
     return match
+
+
+class _LeaseLost(Exception):
+    """Rolls back a result write whose worker no longer holds the match."""
+
+
+def _games_and_seat_totals(
+    *, match_id: int, games: list[dict[str, Any]], seats: list[SeatRef]
+) -> tuple[list[Game], list[_SeatTotals]]:
+    """The Game rows of the played logs and each seat's totals over them."""
+    totals = [_SeatTotals(seat) for seat in seats]
+    rows = []
+    for number, log in enumerate(games):
+        summary = game_summary(log)
+        if len(summary.ranks) != len(seats):
+            raise ValueError(f"match {match_id}: game {number} has the wrong player count")
+        rows.append(_game_row(match_id=match_id, number=number, log=log, summary=summary))
+        for total in totals:
+            index = total.seat.index
+            total.games += 1
+            total.rank_sum += summary.ranks[index]
+            total.wins += summary.winner_index == index
+            reasons = [f["reason"] for f in summary.faults if f["index"] == index]
+            if reasons:
+                total.faults += 1
+                total.fault_reasons += [{"game": number, "reason": r} for r in reasons]
+    return rows, totals

@@ -71,6 +71,7 @@ def match_run(*, match_id: int) -> Outcome:
             backend=result.backend,
             stopped=getattr(result, "stopped", None),
             seats=seats,
+            claimed=match,
         )
     except (OperationalError, InterfaceError):
         raise  # the database is away: the task retries, the lease covers the match

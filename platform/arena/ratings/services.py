@@ -5,6 +5,7 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
+from typing import Any
 
 from django.db import transaction
 
@@ -82,6 +83,7 @@ def ratings_apply_match_games(
     games: Sequence[Game],
     seats: list[tuple[int, int, int]] | None = None,
     new_games: bool = False,
+    locked: list[tuple[Any, ...]] | None = None,
 ) -> None:
     """Apply finished games of one rated match, in the order given, to the
     competition's ratings.
@@ -94,7 +96,9 @@ def ratings_apply_match_games(
     small queries whatever the number of games: this runs for every match a worker
     records. `seats`, (index, bot id, version id) in index order, saves reading them
     when the caller has them; `new_games` says the games were created in the
-    caller's transaction, so none can have been rated yet.
+    caller's transaction, so none can have been rated yet; `locked`, the rows of
+    `ratings_lock_send` for the match's competition and bots, read in the caller's
+    transaction, saves the locking read.
     """
     if not games:
         return
@@ -116,7 +120,9 @@ def ratings_apply_match_games(
     # only when there is none (select_for_update needs it).
     with transaction.atomic(savepoint=False):
         rows = ratings_lock(
-            competition_id=match.competition_id, bot_ids=[bot_id for _, bot_id, _ in seats]
+            competition_id=match.competition_id,
+            bot_ids=[bot_id for _, bot_id, _ in seats],
+            locked=locked,
         )
         # Checked under the locks: a concurrent apply of the same games has committed
         # its changes by the time we hold the rows.

@@ -157,6 +157,44 @@ def test_claim_is_exclusive_until_the_lease_expires():
     assert not Game.objects.filter(match=match).exists()
 
 
+def test_a_late_result_from_a_worker_that_lost_the_match_changes_nothing():
+    match = match_with_seats(games_planned=1)
+    first = lifecycle.match_claim(match_id=match.pk, token="w1")
+    Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now() - timedelta(1))
+    second = lifecycle.match_claim(match_id=match.pk, token="w2")
+    recorded = lifecycle.match_record_result(
+        match_id=match.pk,
+        token="w2",
+        games=[game_log_for(ranks_by_index=[1, 2])],
+        backend="subprocess",
+        claimed=second,
+    )
+    assert recorded is not None
+
+    def state() -> tuple[list, list, int]:
+        return (
+            list(match.seats.order_by("index").values_list("games", "wins")),
+            list(Rating.objects.order_by("bot_id").values_list("elo", "games")),
+            RatingChange.objects.count(),
+        )
+
+    before = state()
+    # The first worker's result comes late. Its statements go out together with
+    # its lease check, and its game would clash with the one already written: the
+    # whole write is rolled back, quietly.
+    late = lifecycle.match_record_result(
+        match_id=match.pk,
+        token="w1",
+        games=[game_log_for(ranks_by_index=[2, 1])],
+        backend="subprocess",
+        claimed=first,
+    )
+    assert late is None
+    assert list(Game.objects.filter(match=match).values_list("ranks", flat=True)) == [[1, 2]]
+    assert state() == before
+    assert before[0] == [(1, 1), (1, 0)]
+
+
 def test_lease_renewal_only_by_the_holder():
     match = match_with_seats()
     lifecycle.match_claim(match_id=match.pk, token="w1")

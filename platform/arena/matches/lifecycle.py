@@ -333,29 +333,18 @@ def match_record_result(
     has them (a match's seats never change); `claimed`, the match as this worker
     claimed it, says whether to lock ratings in the first round trip.
     """
-    now = timezone.now()
-    seats = seats or _seat_refs(match_id)
     # Everything the logs say is worked out before the transaction: the statements
     # then go together, and a malformed log fails before anything is written.
-    rows, totals = _games_and_seat_totals(match_id=match_id, games=games, seats=seats)
-    faults_by_version = {
-        total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
-        for total in totals
-    }
+    played = _played_match(
+        match_id=match_id,
+        logs=games,
+        seats=seats or _seat_refs(match_id),
+        backend=backend,
+        stopped=stopped,
+    )
     rated_in = claimed.competition_id if claimed is not None and claimed.rated else None
     try:
-        return _result_write(
-            match_id=match_id,
-            token=token,
-            rows=rows,
-            totals=totals,
-            faults_by_version=faults_by_version,
-            rated_in=rated_in,
-            now=now,
-            backend=backend,
-            stopped=stopped,
-            games_played=len(games),
-        )
+        return _result_write(match_id=match_id, token=token, played=played, rated_in=rated_in)
     except _LeaseLost:
         pass
     except DatabaseError:
@@ -372,22 +361,13 @@ def _holds(*, match_id: int, token: str) -> bool:
 
 
 def _result_write(
-    *,
-    match_id: int,
-    token: str,
-    rows: list[Game],
-    totals: list[_SeatTotals],
-    faults_by_version: dict[int, list[str]],
-    rated_in: int | None,
-    now: datetime,
-    backend: str,
-    stopped: str | None,
-    games_played: int,
+    *, match_id: int, token: str, played: _PlayedMatch, rated_in: int | None
 ) -> Match:
     from arena.ratings.locks import ratings_lock_send
     from arena.ratings.services import ratings_apply_match_games
 
-    seats = [total.seat for total in totals]
+    seats = [total.seat for total in played.totals]
+    faults_by_version = played.faults_by_version()
     with transaction.atomic():
         # One round trip, in the lock order. A conditional UPDATE checks that this
         # worker still holds the lease and locks the Match row until the transaction
@@ -406,8 +386,8 @@ def _result_write(
                 f" RETURNING {statements.columns(Match)}",
                 [
                     Match.State.DONE,
-                    _db_time(now),
-                    backend[:16],
+                    _db_time(timezone.now()),
+                    played.backend[:16],
                     match_id,
                     Match.State.RUNNING,
                     token,
@@ -418,14 +398,14 @@ def _result_write(
                 _SEAT_TOTAL_FIELDS,
                 [
                     (total.seat.id, [getattr(total, name) for name in _SEAT_TOTAL_FIELDS])
-                    for total in totals
+                    for total in played.totals
                 ],
             )
             streaks = bot_version_match_faults_send(version_ids_faulted=faults_by_version)
-            inserted = statements.insert_send(rows) if rows else None
+            inserted = statements.insert_send(played.games) if played.games else None
             rating_locks = (
                 ratings_lock_send(competition_id=rated_in, bot_ids=[s.bot_id for s in seats])
-                if rated_in is not None and rows
+                if rated_in is not None and played.games
                 else None
             )
             held_rows = held.rows()
@@ -436,18 +416,18 @@ def _result_write(
         if not held_rows:
             raise _LeaseLost  # and the transaction rolls back what followed the check
         match = statements.models_from_rows(Match, held_rows)[0]
-        for game in rows:
+        for game in played.games:
             game.match = match
-        if stopped:  # the sandbox ended the match early (its time cap): say so
-            _append_error(match, f"Stopped after {games_played} games: {stopped}.")
+        if played.stopped:  # the sandbox ended the match early (its time cap): say so
+            _append_error(match, f"Stopped after {len(played.games)} games: {played.stopped}.")
             match.save(update_fields=["error"])
         bot_version_match_faults_apply(
             version_ids_faulted=faults_by_version, changed=changed_streaks
         )
-        if match.rated and match.competition_id is not None and rows:
+        if match.rated and match.competition_id is not None and played.games:
             # One write per bot for the whole match, games in order.
             ratings_apply_match_games(
-                games=rows,
+                games=played.games,
                 seats=[(seat.index, seat.bot_id, seat.bot_version_id) for seat in seats],
                 new_games=True,
                 # Locked above, unless the match changed competition since its claim.
@@ -464,17 +444,37 @@ class _LeaseLost(Exception):
     """Rolls back a result write whose worker no longer holds the match."""
 
 
-def _games_and_seat_totals(
-    *, match_id: int, games: list[dict[str, Any]], seats: list[SeatRef]
-) -> tuple[list[Game], list[_SeatTotals]]:
-    """The Game rows of the played logs and each seat's totals over them."""
+@dataclass(slots=True)
+class _PlayedMatch:
+    """What a played match's logs say, ready to be written."""
+
+    games: list[Game]  # unsaved, one per log, in order
+    totals: list[_SeatTotals]  # one per seat, in index order
+    backend: str
+    stopped: str | None  # why the sandbox ended the match early, if it did
+
+    def faults_by_version(self) -> dict[int, list[str]]:
+        return {
+            total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
+            for total in self.totals
+        }
+
+
+def _played_match(
+    *,
+    match_id: int,
+    logs: list[dict[str, Any]],
+    seats: list[SeatRef],
+    backend: str,
+    stopped: str | None,
+) -> _PlayedMatch:
     totals = [_SeatTotals(seat) for seat in seats]
-    rows = []
-    for number, log in enumerate(games):
+    games = []
+    for number, log in enumerate(logs):
         summary = game_summary(log)
         if len(summary.ranks) != len(seats):
             raise ValueError(f"match {match_id}: game {number} has the wrong player count")
-        rows.append(_game_row(match_id=match_id, number=number, log=log, summary=summary))
+        games.append(_game_row(match_id=match_id, number=number, log=log, summary=summary))
         for total in totals:
             index = total.seat.index
             total.games += 1
@@ -484,4 +484,4 @@ def _games_and_seat_totals(
             if reasons:
                 total.faults += 1
                 total.fault_reasons += [{"game": number, "reason": r} for r in reasons]
-    return rows, totals
+    return _PlayedMatch(games=games, totals=totals, backend=backend, stopped=stopped)

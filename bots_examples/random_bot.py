@@ -2,6 +2,11 @@
 
 Run it as a process: ``python3 bots_examples/random_bot.py``. Each line on stdin is
 one JSON message from the engine; each reply is one JSON line on stdout, flushed.
+
+Its choices are random but drawn from a generator seeded by each game's deal (game
+number, seat, hand, top card), so a deal is always played the same way: a match
+against it replays exactly from the match's seed, as one against the other
+example bots does.
 """
 
 from __future__ import annotations
@@ -38,11 +43,19 @@ def make_bot(seed: int | None = None) -> Any:
     return lambda message: decide(message, rng)
 
 
+def deal_seed(start: dict[str, Any]) -> str:
+    """What seeds the choices of one game: its deal, as this seat sees it."""
+    return json.dumps([start.get(key) for key in ("game", "seat", "hand", "top")])
+
+
 def main() -> None:
     rng = random.Random()
     for line in sys.stdin:
         if line.strip():
-            reply = decide(json.loads(line), rng)
+            message = json.loads(line)
+            if message.get("type") == "start":
+                rng.seed(deal_seed(message))
+            reply = decide(message, rng)
             sys.stdout.write(json.dumps(reply) + "\n")
             sys.stdout.flush()
 

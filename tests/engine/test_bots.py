@@ -143,6 +143,26 @@ def test_random_bot_runs_alone_on_the_standard_library(tmp_path):
         assert bot.close() == 0
 
 
+def test_the_random_bot_plays_a_deal_the_same_way_every_time():
+    # So a match against it replays from its seed alone (and benchmarks/platform.py
+    # plays the very same games on both of its paths).
+    def play(seed: int) -> list:
+        bot = ProcessBot([sys.executable, "-I", "-S", str(EXAMPLES / "random_bot.py")], cwd=REPO)
+        try:
+            return [
+                engine.play_game([bot, engine.builtin_bots()["greedy"](0)], seed=seed, game=game)[
+                    "events"
+                ]
+                for game in range(2)
+            ]
+        finally:
+            bot.close()
+
+    first = play(11)
+    assert play(11) == first
+    assert play(12) != first
+
+
 def win_rate(hero: str, rival: str, games: int) -> float:
     # The very function whose 1000-game figure docs/benchmarks.md records.
     from benchmarks.engine import win_rate as measured

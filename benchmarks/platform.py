@@ -14,6 +14,8 @@ median and p95 time of the leaderboard and match-history reads.
 `--platform-cpu` instead measures the platform's own CPU per match, part by part:
 a worker whose sandbox hands back one recorded match (recorded_worker.py) plays
 them end to end, so the bots' and the engine's time is out of the figures.
+`--phases` plays them end to end for real and prints where each worker process's
+time goes, phase by phase (phases_worker.py notes the times).
 
 Everything happens in its own database (default `arena_bench`, dropped and created
 again), its own Redis databases and its own queue, so it can run next to a site or
@@ -22,6 +24,7 @@ a test run. Usage:
     .venv/bin/python benchmarks/platform.py                 # both parts, full size
     .venv/bin/python benchmarks/platform.py --matches 20 --bots 1000 --games 100000
     .venv/bin/python benchmarks/platform.py --platform-cpu --matches 300
+    .venv/bin/python benchmarks/platform.py --phases --repeat 2
 
 Needs PostgreSQL and Redis (BENCH_DATABASE_URL, BENCH_REDIS_URL) and a sandbox
 backend (--backend, bwrap by default).
@@ -180,14 +183,19 @@ def example_versions() -> dict[str, object]:
     return versions
 
 
-def start_worker(workers: int, recorded: Path | None = None) -> subprocess.Popen[bytes]:
+def start_worker(
+    workers: int, recorded: Path | None = None, events: Path | None = None
+) -> subprocess.Popen[bytes]:
     """A Celery worker on the benchmark's queue; with `recorded`, one whose sandbox
-    hands back that recorded match (benchmarks/recorded_worker.py)."""
-    launcher = (
-        ["-m", "celery", "-A", "arena"]
-        if recorded is None
-        else [str(HERE / "recorded_worker.py"), str(recorded)]
-    )
+    hands back that recorded match (benchmarks/recorded_worker.py); with `events`,
+    one that notes when each part of a match begins and ends there
+    (benchmarks/phases_worker.py)."""
+    if recorded is not None:
+        launcher = [str(HERE / "recorded_worker.py"), str(recorded)]
+    elif events is not None:
+        launcher = [str(HERE / "phases_worker.py"), str(events)]
+    else:
+        launcher = ["-m", "celery", "-A", "arena"]
     argv = [
         sys.executable, *launcher, "worker", "--loglevel=WARNING",
         f"--concurrency={workers}", "--pool=prefork", "-Q", QUEUE,
@@ -261,7 +269,14 @@ class PlatformRunner:
     by one Celery worker with `workers` processes, started once (its start-up is
     not timed)."""
 
-    def __init__(self, *, games: int, workers: int, recorded: Path | None = None) -> None:
+    def __init__(
+        self,
+        *,
+        games: int,
+        workers: int,
+        recorded: Path | None = None,
+        events: Path | None = None,
+    ) -> None:
         from arena.celery import app
         from arena.core.tasks import probe
         from arena.matches.selectors import default_competition
@@ -272,7 +287,7 @@ class PlatformRunner:
         self.created: list[int] = []
         self.finished = FinishedMatches(os.environ["DATABASE_URL"])
         app.control.purge()  # messages left by an interrupted run are not ours
-        self.worker = start_worker(workers, recorded=recorded)
+        self.worker = start_worker(workers, recorded=recorded, events=events)
         probe.delay().get(timeout=120)
 
     def run(self, plan: list[Plan]) -> float:
@@ -501,6 +516,66 @@ def part_platform_cpu(args: argparse.Namespace) -> None:
                 )
         finally:
             platform.close()
+
+
+# The parts of a match in a worker process, between the stamps phases_worker.py notes.
+PHASES = {
+    "claim (task start to sandbox)": ("task_start", "sandbox_start"),
+    "sandbox.run_match": ("sandbox_start", "sandbox_end"),
+    "result write": ("sandbox_end", "recorded"),
+    "end of the task": ("recorded", "task_end"),
+    "hand-over to the next task": ("task_end", "task_start"),
+}
+
+
+def phase_times(events: Path) -> dict[str, list[float]]:
+    """Milliseconds spent in each phase, over every pool process's stamps."""
+    spent: dict[str, list[float]] = {name: [] for name in PHASES}
+    for stamps in events.iterdir():
+        previous: tuple[float, str] | None = None
+        for line in stamps.read_text().splitlines():
+            at, event = line.split()
+            if previous is not None:
+                for name, (start, end) in PHASES.items():
+                    if (previous[1], event) == (start, end):
+                        spent[name].append(1000 * (float(at) - previous[0]))
+            previous = (float(at), event)
+    return spent
+
+
+def part_phases(args: argparse.Namespace) -> None:
+    """Where each worker process's time goes while it plays matches end to end, on
+    the real sandbox and under the real load: the median and mean of each phase.
+    Less noisy than the throughput comparison for a change to one phase; run it
+    from two checkouts in turn to compare them."""
+    import shutil
+    import tempfile
+
+    events = Path(tempfile.mkdtemp(prefix="arena-phases-"))
+    plan = match_plan(args.matches)
+    print(
+        f"\n## phases of {args.matches} matches of {args.games_per_match} games end to end, "
+        f"{args.workers} worker processes, backend {args.backend}; "
+        f"load average {os.getloadavg()[0]:.1f}"
+    )
+    platform = PlatformRunner(games=args.games_per_match, workers=args.workers, events=events)
+    try:
+        platform.run(plan[: 2 * args.workers])  # untimed warm-up
+        for _ in range(args.repeat):
+            for stamps in events.iterdir():
+                stamps.unlink()
+            elapsed = platform.run(plan)
+            spent = phase_times(events)
+            print(f"  {60 * len(plan) / elapsed:6.1f} matches/min")
+            for name, values in spent.items():
+                if values:
+                    print(
+                        f"    {name:30s} median {statistics.median(values):7.2f} ms"
+                        f"   mean {statistics.mean(values):7.2f} ms   ({len(values)})"
+                    )
+    finally:
+        platform.close()
+        shutil.rmtree(events, ignore_errors=True)
 
 
 @contextlib.contextmanager
@@ -927,6 +1002,11 @@ def main() -> None:
         action="store_true",
         help="only the platform's own CPU per match, with a recorded match for a sandbox",
     )
+    parser.add_argument(
+        "--phases",
+        action="store_true",
+        help="only where each worker process's time goes, phase by phase, end to end",
+    )
     parser.add_argument("--skip-queries", action="store_true")
     parser.add_argument(
         "--reuse",
@@ -942,6 +1022,9 @@ def main() -> None:
     print(f"# platform benchmark, {datetime.now(UTC):%Y-%m-%d %H:%M} UTC, {os.cpu_count()} cores")
     if args.platform_cpu:
         part_platform_cpu(args)
+        return
+    if args.phases:
+        part_phases(args)
         return
     if not args.skip_throughput:
         part_throughput(args)

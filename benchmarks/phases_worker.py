@@ -1,0 +1,64 @@
+"""A Celery worker that notes when each part of every match it plays begins and ends.
+
+`benchmarks/worker_phases.py` starts it. For each task, each pool process appends
+`time.monotonic()` stamps to its own file in EVENTS_DIR: the task's start and end
+(Celery's prerun and postrun signals), the sandbox's start and end, and the end
+of the result write. Nothing else changes. Usage:
+
+    python benchmarks/phases_worker.py EVENTS_DIR [celery worker args]
+"""
+
+# ruff: noqa: E402  (sys.path must be fixed before anything imports `platform`)
+from __future__ import annotations
+
+import os
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+HERE = Path(__file__).resolve().parent
+sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
+sys.path[:0] = [str(HERE.parent), str(HERE.parent / "platform")]
+
+import django
+
+django.setup()
+
+from celery.signals import task_postrun, task_prerun
+
+from arena.celery import app
+from arena.matches import lifecycle, runner
+
+EVENTS = Path(sys.argv[1])
+
+
+def note(event: str) -> None:
+    with (EVENTS / str(os.getpid())).open("a") as events:
+        events.write(f"{time.monotonic():.6f} {event}\n")
+
+
+@task_prerun.connect
+def _task_started(**_kwargs: Any) -> None:
+    note("task_start")
+
+
+@task_postrun.connect
+def _task_ended(**_kwargs: Any) -> None:
+    note("task_end")
+
+
+def _noted(function: Any, before: str | None, after: str) -> Any:
+    def wrapper(**kwargs: Any) -> Any:
+        if before:
+            note(before)
+        result = function(**kwargs)
+        note(after)
+        return result
+
+    return wrapper
+
+
+runner.run_sandboxed_match = _noted(runner.run_sandboxed_match, "sandbox_start", "sandbox_end")
+lifecycle.match_record_result = _noted(lifecycle.match_record_result, None, "recorded")
+app.worker_main(sys.argv[2:])

@@ -9,7 +9,9 @@ about tenfold.
 from __future__ import annotations
 
 import json
+import os
 import zlib
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
@@ -24,6 +26,39 @@ def log_compress(log: dict[str, Any]) -> bytes:
 
 
 _LOG_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+
+
+class LogsCompressedAsPlayed:
+    """A match's game logs, compressed on a helper thread as each game ends (pass
+    `game_ended` as the sandbox's `progress`), while the worker mostly waits on
+    the bots, and the last one while the bots are stopped: the result write then
+    finds them ready instead of compressing them all after the match (measured:
+    ~0.5 ms of the worker's CPU for a 4-game match, more under load). The logs
+    are final when the sandbox reports them, and nothing changes them after."""
+
+    def __init__(self) -> None:
+        self._pending: dict[int, Future[bytes]] = {}
+
+    def game_ended(self, game: int, log: dict[str, Any]) -> None:
+        self._pending[game] = _compressor().submit(log_compress, log)
+
+    def compressed(self, game: int, log: dict[str, Any]) -> bytes:
+        """The compressed log of `game` (compressed here if it was not sent)."""
+        pending = self._pending.get(game)
+        return pending.result() if pending is not None else log_compress(log)
+
+
+_compressor_of_process: tuple[int, ThreadPoolExecutor] | None = None
+
+
+def _compressor() -> ThreadPoolExecutor:
+    """This process's one compressing thread (made again after a fork: threads do
+    not survive one, and a Celery pool process is a fork)."""
+    global _compressor_of_process
+    if _compressor_of_process is None or _compressor_of_process[0] != os.getpid():
+        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="log-compressor")
+        _compressor_of_process = (os.getpid(), executor)
+    return _compressor_of_process[1]
 
 
 def log_decompress(blob: bytes | memoryview) -> dict[str, Any]:

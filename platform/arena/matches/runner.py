@@ -15,6 +15,7 @@ from arena.core.sandboxing import Entrant, run_sandboxed_match
 from sandbox.errors import InfrastructureError
 
 from . import lifecycle
+from .logs import LogsCompressedAsPlayed
 from .models import MatchSeat
 
 logger = logging.getLogger(__name__)
@@ -46,6 +47,7 @@ def match_run(*, match_id: int) -> Outcome:
         return Outcome.NOTHING_TO_DO
     seats, entrants = _seats_to_play(seat_rows)
     renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
+    compressed = LogsCompressedAsPlayed()
     try:
         with lifecycle.lease_heartbeat(match_id=match_id, token=token, every_seconds=renew_every):
             result = run_sandboxed_match(
@@ -53,6 +55,7 @@ def match_run(*, match_id: int) -> Outcome:
                 games=match.games_planned,
                 seed=match.seed,
                 ruleset=match.ruleset,
+                progress=compressed.game_ended,
             )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)
@@ -72,6 +75,7 @@ def match_run(*, match_id: int) -> Outcome:
             stopped=getattr(result, "stopped", None),
             seats=seats,
             claimed=match,
+            compressed=compressed,
         )
     except (OperationalError, InterfaceError):
         raise  # the database is away: the task retries, the lease covers the match

@@ -162,14 +162,17 @@ def test_a_late_result_from_a_worker_that_lost_the_match_changes_nothing():
     first = lifecycle.match_claim(match_id=match.pk, token="w1")
     Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now() - timedelta(1))
     second = lifecycle.match_claim(match_id=match.pk, token="w2")
-    recorded = lifecycle.match_record_result(
-        match_id=match.pk,
-        token="w2",
-        games=[game_log_for(ranks_by_index=[1, 2])],
-        backend="subprocess",
-        claimed=second,
-    )
-    assert recorded is not None
+
+    def record(token: str, ranks: list[int], claimed: Match | None) -> Match | None:
+        return lifecycle.match_record_result(
+            match_id=match.pk,
+            token=token,
+            games=[game_log_for(ranks_by_index=ranks)],
+            backend="subprocess",
+            claimed=claimed,
+        )
+
+    assert record("w2", [1, 2], second) is not None
 
     def state() -> tuple[list, list, int]:
         return (
@@ -182,14 +185,7 @@ def test_a_late_result_from_a_worker_that_lost_the_match_changes_nothing():
     # The first worker's result comes late. Its statements go out together with
     # its lease check, and its game would clash with the one already written: the
     # whole write is rolled back, quietly.
-    late = lifecycle.match_record_result(
-        match_id=match.pk,
-        token="w1",
-        games=[game_log_for(ranks_by_index=[2, 1])],
-        backend="subprocess",
-        claimed=first,
-    )
-    assert late is None
+    assert record("w1", [2, 1], first) is None
     assert list(Game.objects.filter(match=match).values_list("ranks", flat=True)) == [[1, 2]]
     assert state() == before
     assert before[0] == [(1, 1), (1, 0)]

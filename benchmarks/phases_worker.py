@@ -1,9 +1,9 @@
 """A Celery worker that notes when each part of every match it plays begins and ends.
 
-`benchmarks/worker_phases.py` starts it. For each task, each pool process appends
+`benchmarks/platform.py --phases` starts it. For each task, each pool process appends
 `time.monotonic()` stamps to its own file in EVENTS_DIR: the task's start and end
-(Celery's prerun and postrun signals), the sandbox's start and end, and the end
-of the result write. Nothing else changes. Usage:
+(Celery's prerun and postrun signals), the sandbox's start and end, and the start
+and end of the result write (on the process's recorder thread). Nothing else changes. Usage:
 
     python benchmarks/phases_worker.py EVENTS_DIR [celery worker args]
 """
@@ -13,6 +13,7 @@ from __future__ import annotations
 
 import os
 import sys
+import threading
 import time
 from pathlib import Path
 from typing import Any
@@ -33,8 +34,11 @@ from arena.matches import lifecycle, runner
 EVENTS = Path(sys.argv[1])
 
 
+_noting = threading.Lock()  # two threads note: the task's and the recorder's
+
+
 def note(event: str) -> None:
-    with (EVENTS / str(os.getpid())).open("a") as events:
+    with _noting, (EVENTS / str(os.getpid())).open("a") as events:
         events.write(f"{time.monotonic():.6f} {event}\n")
 
 
@@ -60,5 +64,5 @@ def _noted(function: Any, before: str | None, after: str) -> Any:
 
 
 runner.run_sandboxed_match = _noted(runner.run_sandboxed_match, "sandbox_start", "sandbox_end")
-lifecycle.match_record_result = _noted(lifecycle.match_record_result, None, "recorded")
+lifecycle.match_record_result = _noted(lifecycle.match_record_result, "write_start", "recorded")
 app.worker_main(sys.argv[2:])

@@ -518,13 +518,16 @@ def part_platform_cpu(args: argparse.Namespace) -> None:
             platform.close()
 
 
-# The parts of a match in a worker process, between the stamps phases_worker.py notes.
+# The parts of a match in a worker process, between the stamps phases_worker.py
+# notes. The result write runs on the process's recorder thread, overlapping the
+# hand-over and the next match's claim: each phase pairs its start with the next
+# end, whatever the other thread noted in between.
 PHASES = {
     "claim (task start to sandbox)": ("task_start", "sandbox_start"),
     "sandbox.run_match": ("sandbox_start", "sandbox_end"),
-    "result write": ("sandbox_end", "recorded"),
-    "end of the task": ("recorded", "task_end"),
+    "rest of the task": ("sandbox_end", "task_end"),
     "hand-over to the next task": ("task_end", "task_start"),
+    "result write (recorder thread)": ("write_start", "recorded"),
 }
 
 
@@ -532,14 +535,15 @@ def phase_times(events: Path) -> dict[str, list[float]]:
     """Milliseconds spent in each phase, over every pool process's stamps."""
     spent: dict[str, list[float]] = {name: [] for name in PHASES}
     for stamps in events.iterdir():
-        previous: tuple[float, str] | None = None
+        began: dict[str, float] = {}
         for line in stamps.read_text().splitlines():
             at, event = line.split()
-            if previous is not None:
-                for name, (start, end) in PHASES.items():
-                    if (previous[1], event) == (start, end):
-                        spent[name].append(1000 * (float(at) - previous[0]))
-            previous = (float(at), event)
+            for name, (_start, end) in PHASES.items():
+                if event == end and name in began:
+                    spent[name].append(1000 * (float(at) - began.pop(name)))
+            for name, (start, _end) in PHASES.items():
+                if event == start:
+                    began[name] = float(at)
     return spent
 
 

@@ -1,10 +1,11 @@
 """The Celery application shared by the web process, the workers and beat."""
 
+import logging
 import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun
+from celery.signals import task_postrun, task_prerun, worker_process_shutdown
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
 
@@ -28,3 +29,13 @@ def recycle_database_connections(sender: Any = None, **_kwargs: Any) -> None:
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
     close_old_connections()
+
+
+@worker_process_shutdown.connect
+def finish_result_writes(**_kwargs: Any) -> None:
+    """A pool process that exits (warm shutdown, max tasks per child) first writes
+    the result it still holds (arena.matches.recorder)."""
+    from arena.matches.recorder import results_recorder
+
+    if not results_recorder().wait(timeout=60):
+        logging.getLogger(__name__).error("a match result was still being written at exit")

@@ -16,7 +16,8 @@ from sandbox.errors import InfrastructureError
 
 from . import lifecycle
 from .logs import LogsCompressedAsPlayed
-from .models import MatchSeat
+from .models import Match, MatchSeat
+from .recorder import ResultRecorder
 
 logger = logging.getLogger(__name__)
 
@@ -27,11 +28,15 @@ class Outcome(enum.Enum):
     RETRY = "retry"  # infrastructure trouble; queued again
     FAILED = "failed"  # out of attempts
     LOST = "lost"  # another worker took the match over meanwhile
+    RECORDING = "recording"  # played; its result is being written behind
 
 
-def match_run(*, match_id: int) -> Outcome:
+def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outcome:
     """Play a queued match and record its result. Safe to call twice for one match:
-    a match already done (or held by another worker) is left alone."""
+    a match already done (or held by another worker) is left alone.
+
+    With a `recorder`, the result is written on its thread while the caller goes
+    on (arena.matches.recorder), and the outcome is RECORDING."""
     token = lifecycle.worker_token()
     # The claim and the seats in one round trip; the seats are read either way and
     # used only when the claim succeeded. The claim need not wait for the disk: if
@@ -66,6 +71,29 @@ def match_run(*, match_id: int) -> Outcome:
         # until the lease runs out; the attempt limit stops a repeating failure.
         logger.exception("match %s: could not be played", match_id)
         return _released(match_id, token, f"{type(error).__name__}: {error}")
+
+    def record() -> Outcome:
+        return _recorded(
+            match_id, token, result=result, seats=seats, claimed=match, compressed=compressed
+        )
+
+    if recorder is None:
+        return record()
+    recorder.submit(match_id=match_id, write=record)
+    return Outcome.RECORDING
+
+
+def _recorded(
+    match_id: int,
+    token: str,
+    *,
+    result: Any,
+    seats: list[lifecycle.SeatRef],
+    claimed: Match,
+    compressed: LogsCompressedAsPlayed,
+) -> Outcome:
+    """Write a played match's result: DONE, or LOST if another worker holds the
+    match now. A result that cannot be written is released with the reason."""
     try:
         recorded = lifecycle.match_record_result(
             match_id=match_id,
@@ -74,11 +102,11 @@ def match_run(*, match_id: int) -> Outcome:
             backend=result.backend,
             stopped=getattr(result, "stopped", None),
             seats=seats,
-            claimed=match,
+            claimed=claimed,
             compressed=compressed,
         )
     except (OperationalError, InterfaceError):
-        raise  # the database is away: the task retries, the lease covers the match
+        raise  # the database is away: tried again, and the lease covers the match
     except Exception as error:
         # The write rolled back as a whole (nothing is half-recorded); say why on
         # the match and play it again, up to the attempt limit.

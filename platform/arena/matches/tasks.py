@@ -7,6 +7,7 @@ from django.db import InterfaceError, OperationalError
 
 from .lifecycle import matches_requeue_expired, matches_resend_queued
 from .matchmaking import ladders_matchmake
+from .recorder import results_recorder
 from .runner import Outcome, match_run
 
 # Backoff between attempts of a match whose sandbox was unavailable.
@@ -26,7 +27,11 @@ RETRY_COUNTDOWN_SECONDS = 30
     time_limit=2460,  # above the sandbox's own 30-minute cap on a match
 )
 def run_match(self, match_id: int) -> None:
-    if match_run(match_id=match_id) is Outcome.RETRY:
+    # In a worker, the result is written while the process takes its next match
+    # (arena.matches.recorder); called eagerly (tests, a site without workers),
+    # before the call returns.
+    recorder = None if self.request.is_eager else results_recorder()
+    if match_run(match_id=match_id, recorder=recorder) is Outcome.RETRY:
         # The match is queued again in the database; this message brings it back.
         raise self.retry(countdown=RETRY_COUNTDOWN_SECONDS, max_retries=None)
 

@@ -307,10 +307,10 @@ def test_run_match_task_retries_after_an_infrastructure_error(monkeypatch):
 
     from arena.matches.tasks import run_match
 
-    monkeypatch.setattr("arena.matches.tasks.match_run", lambda match_id: Outcome.RETRY)
+    monkeypatch.setattr("arena.matches.tasks.match_run", lambda **_: Outcome.RETRY)
     with pytest.raises(Retry):
         run_match.apply(args=[1], throw=True)
-    monkeypatch.setattr("arena.matches.tasks.match_run", lambda match_id: Outcome.DONE)
+    monkeypatch.setattr("arena.matches.tasks.match_run", lambda **_: Outcome.DONE)
     assert run_match.apply(args=[1], throw=True).successful()
 
 

@@ -1,0 +1,132 @@
+"""Results written behind the play: one thread per worker process.
+
+A Celery worker process that has played a match hands the result write to this
+thread and returns to Celery at once, which gives it its next match while the
+result is written. The write (~5 ms under load: three round trips, the ORM's
+work, the commit) and Celery's hand-over between two tasks (~3 ms) then overlap
+instead of following one another, on every match (docs/benchmarks.md).
+
+Why nothing is lost (docs/platform-core.md, "Results written behind the play"):
+- The match stays `running` under this worker's lease until the result commits,
+  and the write checks the lease, as ever. Celery acks the message when the task
+  returns, a few milliseconds before that commit: if the process dies between the
+  two, the lease runs out and the sweeper queues the match again, as it does for
+  any match whose worker died.
+- At most one result waits per process: `submit` first waits for the one before,
+  so a slow database slows the worker down instead of piling results up in memory.
+- A database that is away is tried again here, with backoff; a result that still
+  cannot be written is given up, and the lease's expiry replays the match.
+- A pool process that exits (warm shutdown, max tasks per child) first finishes
+  its pending write (`arena.celery`, worker_process_shutdown).
+"""
+
+from __future__ import annotations
+
+import logging
+import os
+import threading
+import time
+from collections.abc import Callable, Sequence
+from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import TimeoutError as FutureTimeout
+from typing import TypeVar
+
+from django.db import InterfaceError, OperationalError, close_old_connections, connection
+
+logger = logging.getLogger(__name__)
+
+T = TypeVar("T")
+
+# Seconds between the attempts at a result write while the database is away:
+# about a quarter of a minute in all, well inside a match's lease (5 minutes).
+RETRY_DELAYS = (0.25, 0.5, 1.0, 2.0, 4.0, 8.0)
+
+
+class ResultRecorder:
+    """Runs result writes, one at a time, on a thread of this process."""
+
+    def __init__(self, *, retry_delays: Sequence[float] = RETRY_DELAYS) -> None:
+        self.retry_delays = tuple(retry_delays)
+        self._lock = threading.Lock()
+        self._executor: ThreadPoolExecutor | None = None
+        self._pending: Future[object] | None = None
+        self._pid = 0
+
+    def submit(self, *, match_id: int, write: Callable[[], T]) -> Future[T | None]:
+        """Run `write()` on the recorder's thread, after the write before it has
+        ended. Its future holds what `write` returned, or None if it was given up
+        (the reason is logged)."""
+        self.wait()
+        with self._lock:
+            future: Future[T | None] = self._thread_of_process().submit(
+                self._write, match_id, write
+            )
+            self._pending = future  # type: ignore[assignment]
+        return future
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Wait for the pending write, if any; False if it was still running after
+        `timeout` seconds."""
+        with self._lock:
+            pending = self._pending if self._pid == os.getpid() else None
+        if pending is None:
+            return True
+        try:
+            pending.result(timeout)
+        except FutureTimeout:
+            return False
+        with self._lock:
+            if self._pending is pending:
+                self._pending = None
+        return True
+
+    def _thread_of_process(self) -> ThreadPoolExecutor:
+        # Made again after a fork (a Celery pool process is one): threads do not
+        # survive it, and a future of the parent's would never end.
+        if self._executor is None or self._pid != os.getpid():
+            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="result-recorder")
+            self._pid = os.getpid()
+            self._pending = None
+        return self._executor
+
+    def _write(self, match_id: int, write: Callable[[], T]) -> T | None:
+        delays = iter(self.retry_delays)
+        while True:
+            # This thread's own connection, kept between writes like a task's
+            # (CONN_MAX_AGE), health-checked before use (CONN_HEALTH_CHECKS).
+            close_old_connections()
+            try:
+                return write()
+            except (OperationalError, InterfaceError) as error:
+                connection.close()
+                delay = next(delays, None)
+                if delay is None:
+                    logger.error(
+                        "match %s: result not recorded, the database is away (%s); "
+                        "the match is played again when its lease runs out",
+                        match_id,
+                        error,
+                    )
+                    return None
+                logger.warning(
+                    "match %s: the database is away (%s); writing the result again in %s s",
+                    match_id,
+                    error,
+                    delay,
+                )
+                time.sleep(delay)
+            except Exception:
+                logger.exception(
+                    "match %s: result not recorded; the match is played again "
+                    "when its lease runs out",
+                    match_id,
+                )
+                return None
+
+
+_recorder = ResultRecorder()
+
+
+def results_recorder() -> ResultRecorder:
+    """This process's recorder."""
+    return _recorder

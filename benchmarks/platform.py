@@ -184,12 +184,16 @@ def example_versions() -> dict[str, object]:
 
 
 def start_worker(
-    workers: int, recorded: Path | None = None, events: Path | None = None
+    workers: int,
+    recorded: Path | None = None,
+    events: Path | None = None,
+    checkout: Path = REPO,
+    name: str = "bench",
 ) -> subprocess.Popen[bytes]:
-    """A Celery worker on the benchmark's queue; with `recorded`, one whose sandbox
-    hands back that recorded match (benchmarks/recorded_worker.py); with `events`,
-    one that notes when each part of a match begins and ends there
-    (benchmarks/phases_worker.py)."""
+    """A Celery worker on the benchmark's queue, running the platform's code from
+    `checkout`; with `recorded`, one whose sandbox hands back that recorded match
+    (benchmarks/recorded_worker.py); with `events`, one that notes when each part
+    of a match begins and ends there (benchmarks/phases_worker.py)."""
     if recorded is not None:
         launcher = [str(HERE / "recorded_worker.py"), str(recorded)]
     elif events is not None:
@@ -199,14 +203,14 @@ def start_worker(
     argv = [
         sys.executable, *launcher, "worker", "--loglevel=WARNING",
         f"--concurrency={workers}", "--pool=prefork", "-Q", QUEUE,
-        "--without-mingle", "--without-gossip", "--hostname=bench@%h",
+        "--without-mingle", "--without-gossip", f"--hostname={name}@%h",
     ]  # fmt: skip
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(REPO), str(REPO / "platform")]))
-    log = REPO / "var" / "bench" / "worker.log"
+    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(checkout), str(checkout / "platform")]))
+    log = REPO / "var" / "bench" / f"{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as output:  # the worker's banner and warnings, out of the figures
         return subprocess.Popen(
-            argv, cwd=REPO, env=env, start_new_session=True, stdout=output, stderr=output
+            argv, cwd=checkout, env=env, start_new_session=True, stdout=output, stderr=output
         )
 
 
@@ -276,7 +280,11 @@ class PlatformRunner:
         workers: int,
         recorded: Path | None = None,
         events: Path | None = None,
+        checkout: Path = REPO,
+        name: str = "bench",
     ) -> None:
+        import socket
+
         from arena.celery import app
         from arena.core.tasks import probe
         from arena.matches.selectors import default_competition
@@ -286,9 +294,22 @@ class PlatformRunner:
         self.competition = default_competition()
         self.created: list[int] = []
         self.finished = FinishedMatches(os.environ["DATABASE_URL"])
-        app.control.purge()  # messages left by an interrupted run are not ours
-        self.worker = start_worker(workers, recorded=recorded, events=events)
+        if name == "bench":
+            app.control.purge()  # messages left by an interrupted run are not ours
+        self.worker = start_worker(
+            workers, recorded=recorded, events=events, checkout=checkout, name=name
+        )
+        self.hostname = f"{name}@{socket.gethostname()}"
         probe.delay().get(timeout=120)
+
+    def consume(self, on: bool) -> None:
+        """Let this runner's worker take matches from the queue, or not (when two
+        workers of different checkouts take turns on it)."""
+        from arena.celery import app
+
+        change = app.control.add_consumer if on else app.control.cancel_consumer
+        replies = change(QUEUE, destination=[self.hostname], reply=True, timeout=10)
+        assert replies, f"{self.hostname} did not answer"
 
     def run(self, plan: list[Plan]) -> float:
         from django.db import transaction
@@ -342,10 +363,15 @@ def part_throughput(args: argparse.Namespace) -> None:
     matches, `--repeat` times over. The machine is shared and its speed drifts by
     a quarter within minutes: alternating whole runs of 200 matches (30 s each) gave
     single-pair overheads from +3% to +35% in one sitting; blocks of a few seconds
-    let both paths see the same machine. Which path goes first alternates too. Each
+    let both paths see the same machine. Which path goes first rotates too. Each
     block ends with one worker process idle while the other finishes its last match,
     in both paths alike: with blocks of 50 (~8 s) that adds ~2% to both times, which
-    pulls the ratio towards 1 by about that fraction of the overhead."""
+    pulls the ratio towards 1 by about that fraction of the overhead.
+
+    With `--compare-with CHECKOUT` (repeatable), another path takes its turn in
+    every round: the platform end to end with the worker running that checkout's
+    code (another commit, in a `git worktree`), so that versions of the platform
+    are compared on the same machine in the same minutes."""
     plan = match_plan(args.matches)
     blocks = [plan[start : start + args.block] for start in range(0, len(plan), args.block)]
     print(
@@ -353,67 +379,108 @@ def part_throughput(args: argparse.Namespace) -> None:
         f"processes, backend {args.backend}, {args.repeat} round(s) of {len(blocks)} "
         f"alternating blocks; load average {os.getloadavg()[0]:.1f}"
     )
-    direct = DirectRunner(games=args.games_per_match, workers=args.workers, backend=args.backend)
-    platform = PlatformRunner(games=args.games_per_match, workers=args.workers)
-    direct_total = platform_total = 0.0
-    cpu = {"direct": 0.0, "platform": 0.0}
-    round_overheads: list[float] = []
+    runners: dict[str, DirectRunner | PlatformRunner] = {
+        "direct": DirectRunner(
+            games=args.games_per_match, workers=args.workers, backend=args.backend
+        )
+    }
+    platforms: list[PlatformRunner] = []
+    try:
+        paths = {"platform": (REPO, "bench")}
+        for number, checkout in enumerate(args.compare_with or [], start=1):
+            paths[f"compared{number}"] = (Path(checkout).resolve(), f"compared{number}")
+        for label, (checkout, name) in paths.items():
+            # One worker at a time on the queue: each takes its turn (`consume`).
+            for other in platforms:
+                other.consume(False)
+            runner = PlatformRunner(
+                games=args.games_per_match, workers=args.workers, checkout=checkout, name=name
+            )
+            platforms.append(runner)
+            runners[label] = runner
+        for label, (checkout, _name) in list(paths.items())[1:]:
+            print(f"  {label}: the platform with the code of {checkout}")
+        measure_rounds(args, runners, blocks)
+    finally:
+        for runner in runners.values():
+            runner.close()
 
-    def run(name: str, runner: DirectRunner | PlatformRunner, block: list[Plan]) -> float:
+
+def measure_rounds(
+    args: argparse.Namespace,
+    runners: dict[str, DirectRunner | PlatformRunner],
+    blocks: list[list[Plan]],
+) -> None:
+    names = list(runners)
+    totals = dict.fromkeys(names, 0.0)
+    cpu = dict.fromkeys(names, 0.0)
+    round_overheads: dict[str, list[float]] = {name: [] for name in names[1:]}
+
+    def run(name: str, block: list[Plan]) -> float:
+        runner = runners[name]
+        if isinstance(runner, PlatformRunner):
+            for other in runners.values():
+                if isinstance(other, PlatformRunner) and other is not runner:
+                    other.consume(False)
+            runner.consume(True)
         used = machine_cpu_seconds()
         elapsed = runner.run(block)
         cpu[name] += machine_cpu_seconds() - used
         return elapsed
 
-    try:
-        # Untimed: each worker process's first matches import modules, connect to
-        # the database and prepare statements.
-        warm_up = plan[: 2 * args.workers]
-        direct.run(warm_up)
-        platform.run(warm_up)
-        for round_number in range(args.repeat):
-            direct_round = platform_round = 0.0
-            for index, block in enumerate(blocks):
-                if (round_number + index) % 2 == 0:
-                    direct_round += run("direct", direct, block)
-                    platform_round += run("platform", platform, block)
-                else:
-                    platform_round += run("platform", platform, block)
-                    direct_round += run("direct", direct, block)
-            direct_total += direct_round
-            platform_total += platform_round
-            round_overheads.append(100 * (platform_round - direct_round) / direct_round)
-            print(
-                f"  direct {direct_round:6.1f} s ({60 * args.matches / direct_round:6.1f}/min)"
-                f"   platform {platform_round:6.1f} s "
-                f"({60 * args.matches / platform_round:6.1f}/min)   "
-                f"overhead {round_overheads[-1]:+5.1f}%   load {os.getloadavg()[0]:.1f}"
-            )
-    finally:
-        direct.close()
-        platform.close()
+    # Untimed: each worker process's first matches import modules, connect to
+    # the database and prepare statements.
+    warm_up = blocks[0][: 2 * args.workers]
+    for name in names:
+        run(name, warm_up)
+    turn = 0
+    for _ in range(args.repeat):
+        spent = dict.fromkeys(names, 0.0)
+        for block in blocks:
+            order = names[turn % len(names) :] + names[: turn % len(names)]
+            turn += 1
+            for name in order:
+                spent[name] += run(name, block)
+        line = f"  direct {spent['direct']:6.1f} s"
+        for name in names[1:]:
+            totals[name] += spent[name]
+            round_overheads[name].append(100 * (spent[name] - spent["direct"]) / spent["direct"])
+            line += f"   {name} {spent[name]:6.1f} s ({round_overheads[name][-1]:+5.1f}%)"
+        totals["direct"] += spent["direct"]
+        print(f"{line}   load {os.getloadavg()[0]:.1f}")
     runs = args.matches * args.repeat
-    direct_rate = 60 * runs / direct_total
-    platform_rate = 60 * runs / platform_total
-    print(f"sandbox.run_match directly   {direct_total:7.1f} s   {direct_rate:7.1f} matches/min")
     print(
-        f"queue+worker+DB+ratings      {platform_total:7.1f} s   {platform_rate:7.1f} matches/min"
+        f"sandbox.run_match directly   {totals['direct']:7.1f} s   "
+        f"{60 * runs / totals['direct']:7.1f} matches/min"
     )
-    print(
-        f"ratio (platform/direct)      {platform_rate / direct_rate:.3f}   platform overhead "
-        f"{100 * (platform_total - direct_total) / direct_total:+.1f}% of the match time"
-    )
-    if len(round_overheads) > 1:
+    for name in names[1:]:
+        label = "queue+worker+DB+ratings" if name == "platform" else f"{name} (other checkout)"
+        print(f"{label:28s} {totals[name]:7.1f} s   {60 * runs / totals[name]:7.1f} matches/min")
         print(
-            f"overhead per round            median {statistics.median(round_overheads):+.1f}%, "
-            f"from {min(round_overheads):+.1f}% to {max(round_overheads):+.1f}%"
+            f"ratio ({name}/direct)  {totals['direct'] / totals[name]:.3f}   platform overhead "
+            f"{100 * (totals[name] - totals['direct']) / totals['direct']:+.1f}% of the match time"
         )
+        if len(round_overheads[name]) > 1:
+            values = round_overheads[name]
+            print(
+                f"  overhead per round         median {statistics.median(values):+.1f}%, "
+                f"from {min(values):+.1f}% to {max(values):+.1f}%"
+            )
+    for name in names[2:]:
+        print(f"this checkout took {totals['platform'] / totals[name]:.3f} of {name}'s time")
     # Steadier than the clock on a shared machine (steal time is not counted), but
     # blind to waits: what the machine's CPUs spent per match on each path.
     print(
-        f"machine CPU per match         direct {1000 * cpu['direct'] / runs:.1f} ms, platform "
-        f"{1000 * cpu['platform'] / runs:.1f} ms "
-        f"({100 * (cpu['platform'] - cpu['direct']) / cpu['direct']:+.1f}%)"
+        "machine CPU per match        "
+        + ", ".join(
+            f"{name} {1000 * cpu[name] / runs:.1f} ms"
+            + (
+                ""
+                if name == "direct"
+                else f" ({100 * (cpu[name] - cpu['direct']) / cpu['direct']:+.1f}%)"
+            )
+            for name in names
+        )
     )
 
 
@@ -1012,6 +1079,12 @@ def main() -> None:
         help="only where each worker process's time goes, phase by phase, end to end",
     )
     parser.add_argument("--skip-queries", action="store_true")
+    parser.add_argument(
+        "--compare-with",
+        metavar="CHECKOUT",
+        action="append",
+        help="also time the platform with the worker running this checkout's code (repeatable)",
+    )
     parser.add_argument(
         "--reuse",
         action="store_true",

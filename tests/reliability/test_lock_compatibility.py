@@ -9,15 +9,14 @@ does not conflict.
 
 from __future__ import annotations
 
-import threading
-
 import pytest
-from django.db import connection, connections, transaction
+from django.db import connection, transaction
 
 from arena.bots.services import bot_version_record_match_faults
 from arena.matches.models import Match
 from arena.matches.services import match_create
 from tests.arena.factories import ActiveBotVersionFactory, CompetitionFactory
+from tests.reliability.blocked_write import transaction_held
 from tests.reliability.infra import require_ci_services
 
 
@@ -26,34 +25,20 @@ def test_a_match_can_seat_versions_that_a_result_write_holds():
     require_ci_services()
     competition = CompetitionFactory(seats=2)
     versions = [ActiveBotVersionFactory() for _ in range(2)]
-    locked, release = threading.Event(), threading.Event()
-
-    def record_faults_and_hold() -> None:
-        try:
-            with transaction.atomic():
-                bot_version_record_match_faults(version_ids_faulted={v.pk: [] for v in versions})
-                locked.set()
-                release.wait(30)
-        finally:
-            connections.close_all()
-
-    writer = threading.Thread(target=record_faults_and_hold)
-    writer.start()
-    try:
-        assert locked.wait(30)
-        with transaction.atomic():
-            # Fail fast instead of hanging if the seats' foreign keys have to wait.
-            with connection.cursor() as cursor:
-                cursor.execute("SET LOCAL lock_timeout = '3s'")
-            match = match_create(
-                kind=Match.Kind.LADDER,
-                versions=list(reversed(versions)),
-                ruleset=competition.ruleset,
-                games=1,
-                competition=competition,
-                rated=True,
-            )
-        assert match.seats.count() == 2
-    finally:
-        release.set()
-        writer.join(30)
+    faults_recorded = transaction_held(
+        lambda: bot_version_record_match_faults(version_ids_faulted={v.pk: [] for v in versions}),
+        seconds=30,
+    )
+    with faults_recorded, transaction.atomic():
+        # Fail fast instead of hanging if the seats' foreign keys have to wait.
+        with connection.cursor() as cursor:
+            cursor.execute("SET LOCAL lock_timeout = '3s'")
+        match = match_create(
+            kind=Match.Kind.LADDER,
+            versions=list(reversed(versions)),
+            ruleset=competition.ruleset,
+            games=1,
+            competition=competition,
+            rated=True,
+        )
+    assert match.seats.count() == 2

@@ -384,26 +384,34 @@ def part_throughput(args: argparse.Namespace) -> None:
             games=args.games_per_match, workers=args.workers, backend=args.backend
         )
     }
-    platforms: list[PlatformRunner] = []
     try:
         paths = {"platform": (REPO, "bench")}
         for number, checkout in enumerate(args.compare_with or [], start=1):
             paths[f"compared{number}"] = (Path(checkout).resolve(), f"compared{number}")
         for label, (checkout, name) in paths.items():
-            # One worker at a time on the queue: each takes its turn (`consume`).
-            for other in platforms:
-                other.consume(False)
-            runner = PlatformRunner(
+            # One worker at a time on the queue: each takes its turn (`take_turn`).
+            take_turn(None, runners)
+            runners[label] = PlatformRunner(
                 games=args.games_per_match, workers=args.workers, checkout=checkout, name=name
             )
-            platforms.append(runner)
-            runners[label] = runner
         for label, (checkout, _name) in list(paths.items())[1:]:
             print(f"  {label}: the platform with the code of {checkout}")
         measure_rounds(args, runners, blocks)
     finally:
         for runner in runners.values():
             runner.close()
+
+
+def take_turn(
+    runner: PlatformRunner | None, runners: dict[str, DirectRunner | PlatformRunner]
+) -> None:
+    """Leave the queue to `runner`'s worker alone (to none with None). With one
+    platform path there is nobody to take turns with: nothing to do."""
+    workers = [other for other in runners.values() if isinstance(other, PlatformRunner)]
+    if workers == [runner] or not workers:
+        return
+    for other in workers:
+        other.consume(other is runner)
 
 
 def measure_rounds(
@@ -419,10 +427,7 @@ def measure_rounds(
     def run(name: str, block: list[Plan]) -> float:
         runner = runners[name]
         if isinstance(runner, PlatformRunner):
-            for other in runners.values():
-                if isinstance(other, PlatformRunner) and other is not runner:
-                    other.consume(False)
-            runner.consume(True)
+            take_turn(runner, runners)
         used = machine_cpu_seconds()
         elapsed = runner.run(block)
         cpu[name] += machine_cpu_seconds() - used

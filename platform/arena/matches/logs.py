@@ -8,13 +8,14 @@ about tenfold.
 
 from __future__ import annotations
 
-import os
 import zlib
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
+
+from arena.core.threads import thread_of_process
 
 # Game counts as turns what RULES.md counts (a play, shield, draw or take).
 _TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
@@ -39,25 +40,12 @@ class LogsCompressedAsPlayed:
         self._pending: dict[int, Future[bytes]] = {}
 
     def game_ended(self, game: int, log: dict[str, Any]) -> None:
-        self._pending[game] = _compressor().submit(log_compress, log)
+        self._pending[game] = thread_of_process("log-compressor").submit(log_compress, log)
 
     def compressed(self, game: int, log: dict[str, Any]) -> bytes:
         """The compressed log of `game` (compressed here if it was not sent)."""
         pending = self._pending.get(game)
         return pending.result() if pending is not None else log_compress(log)
-
-
-_compressor_of_process: tuple[int, ThreadPoolExecutor] | None = None
-
-
-def _compressor() -> ThreadPoolExecutor:
-    """This process's one compressing thread (made again after a fork: threads do
-    not survive one, and a Celery pool process is a fork)."""
-    global _compressor_of_process
-    if _compressor_of_process is None or _compressor_of_process[0] != os.getpid():
-        executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="log-compressor")
-        _compressor_of_process = (os.getpid(), executor)
-    return _compressor_of_process[1]
 
 
 def log_decompress(blob: bytes | memoryview) -> dict[str, Any]:

@@ -24,14 +24,15 @@ from __future__ import annotations
 
 import logging
 import os
-import threading
 import time
 from collections.abc import Callable, Sequence
-from concurrent.futures import Future, ThreadPoolExecutor
+from concurrent.futures import Future
 from concurrent.futures import TimeoutError as FutureTimeout
-from typing import TypeVar
+from typing import Any, TypeVar
 
 from django.db import InterfaceError, OperationalError, close_old_connections, connection
+
+from arena.core.threads import thread_of_process
 
 logger = logging.getLogger(__name__)
 
@@ -47,47 +48,30 @@ class ResultRecorder:
 
     def __init__(self, *, retry_delays: Sequence[float] = RETRY_DELAYS) -> None:
         self.retry_delays = tuple(retry_delays)
-        self._lock = threading.Lock()
-        self._executor: ThreadPoolExecutor | None = None
-        self._pending: Future[object] | None = None
-        self._pid = 0
+        # The write in progress and the process that sent it: a forked child does
+        # not wait for its parent's, which no thread of the child would finish.
+        self._pending: tuple[int, Future[Any]] | None = None
 
     def submit(self, *, match_id: int, write: Callable[[], T]) -> Future[T | None]:
         """Run `write()` on the recorder's thread, after the write before it has
         ended. Its future holds what `write` returned, or None if it was given up
         (the reason is logged)."""
         self.wait()
-        with self._lock:
-            future: Future[T | None] = self._thread_of_process().submit(
-                self._write, match_id, write
-            )
-            self._pending = future  # type: ignore[assignment]
+        future = thread_of_process("result-recorder").submit(self._write, match_id, write)
+        self._pending = (os.getpid(), future)
         return future
 
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the pending write, if any; False if it was still running after
         `timeout` seconds."""
-        with self._lock:
-            pending = self._pending if self._pid == os.getpid() else None
-        if pending is None:
+        pending = self._pending
+        if pending is None or pending[0] != os.getpid():
             return True
         try:
-            pending.result(timeout)
+            pending[1].result(timeout)
         except FutureTimeout:
             return False
-        with self._lock:
-            if self._pending is pending:
-                self._pending = None
         return True
-
-    def _thread_of_process(self) -> ThreadPoolExecutor:
-        # Made again after a fork (a Celery pool process is one): threads do not
-        # survive it, and a future of the parent's would never end.
-        if self._executor is None or self._pid != os.getpid():
-            self._executor = ThreadPoolExecutor(max_workers=1, thread_name_prefix="result-recorder")
-            self._pid = os.getpid()
-            self._pending = None
-        return self._executor
 
     def _write(self, match_id: int, write: Callable[[], T]) -> T | None:
         delays = iter(self.retry_delays)

@@ -5,7 +5,8 @@ from __future__ import annotations
 import os
 import threading
 
-from arena.matches import logs
+from arena.core import threads
+from arena.core.threads import thread_of_process
 from arena.matches.logs import LogsCompressedAsPlayed, log_compress, log_decompress
 from tests.arena.factories import game_log_for
 
@@ -27,11 +28,11 @@ def test_a_log_that_was_not_sent_is_compressed_when_asked_for():
 
 
 def test_the_compressing_thread_is_made_again_in_a_forked_process(monkeypatch):
-    before = logs._compressor()
-    assert logs._compressor() is before  # one per process
-    monkeypatch.setattr(logs, "_compressor_of_process", logs._compressor_of_process)
+    before = thread_of_process("log-compressor")
+    assert thread_of_process("log-compressor") is before  # one per process
+    monkeypatch.setattr(threads, "_threads", dict(threads._threads))
     monkeypatch.setattr(os, "getpid", lambda: -1)  # as a Celery pool process sees it
-    after = logs._compressor()
+    after = thread_of_process("log-compressor")
     assert after is not before
     seen = after.submit(lambda: threading.current_thread().name).result()
     assert seen.startswith("log-compressor")

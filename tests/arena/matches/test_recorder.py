@@ -8,8 +8,10 @@ import threading
 import time
 
 import pytest
-from django.db import OperationalError
+from django.db import OperationalError, connections
 
+from arena.core import threads
+from arena.core.threads import thread_of_process
 from arena.matches.models import Game, Match
 from arena.matches.recorder import ResultRecorder
 from arena.matches.runner import Outcome, match_run
@@ -93,16 +95,26 @@ def test_a_forked_process_starts_its_own_thread_and_forgets_the_parents_write(mo
     recorder = ResultRecorder()
     release = threading.Event()
     recorder.submit(match_id=1, write=release.wait)
-    parent = recorder._executor
+    parent = thread_of_process("result-recorder")
     # As in a Celery pool process forked while the parent had a write pending.
+    monkeypatch.setattr(threads, "_threads", dict(threads._threads))
     monkeypatch.setattr("arena.matches.recorder.os.getpid", lambda: -1)
     assert recorder.wait(timeout=0) is True  # not this process's write
     assert recorder.submit(match_id=2, write=lambda: "child").result(timeout=10) == "child"
-    assert recorder._executor is not parent
+    assert thread_of_process("result-recorder") is not parent
     release.set()
 
 
+@pytest.fixture
+def recorder_connection_closed():
+    """The recorder's thread outlives a test (one per process); the connection it
+    opened must not, or the tests without a database would find it open."""
+    yield
+    thread_of_process("result-recorder").submit(connections.close_all).result(timeout=10)
+
+
 @pytest.mark.django_db(transaction=True)
+@pytest.mark.usefixtures("recorder_connection_closed")
 def test_a_match_played_with_a_recorder_is_written_behind_once():
     source = (REPO_ROOT / "bots_examples" / "random_bot.py").read_bytes()
     versions = [ActiveBotVersionFactory(source=source) for _ in range(2)]

@@ -3,12 +3,15 @@ deadlock, and the replay still reproduces what they stored."""
 
 import threading
 
+import psycopg
 import pytest
 from django.core.management import call_command
 from django.db import connection, connections, transaction
 
+from arena.ratings.locks import ratings_lock, ratings_lock_send
 from arena.ratings.models import Rating, RatingChange
 from arena.ratings.services import ratings_apply_game
+from tests.support.worker import database_url
 
 from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
 
@@ -62,3 +65,55 @@ def test_concurrent_rating_updates_lose_nothing_and_replay_exactly():
         assert [ch.before for ch in changes[1:]] == [ch.after for ch in changes[:-1]]
         assert changes[-1].after == rating.elo
     call_command("recompute_ratings", "--check")
+
+
+def locked_elsewhere(rating: Rating) -> bool:
+    """Whether another session would have to wait for this Rating row's lock."""
+    with psycopg.connect(database_url(connection.settings_dict), autocommit=True) as other:
+        try:
+            other.execute(
+                "SELECT 1 FROM ratings_rating WHERE id = %s FOR UPDATE NOWAIT", [rating.pk]
+            )
+        except psycopg.errors.LockNotAvailable:
+            return True
+    return False
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_missing_rating_is_created_without_locking_out_of_bot_order():
+    """A bot's first rated game beside a bot with a rating. Locking the existing row
+    and then creating the missing one, of a lower bot id, would take the rows out
+    of order (two workers recording such games deadlocked): the locking read takes
+    none of them, and `ratings_lock` then takes both, in order."""
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    competition = CompetitionFactory(seats=2)
+    newcomer, rated = sorted((ActiveBotVersionFactory() for _ in range(2)), key=lambda v: v.bot_id)
+    existing = Rating.objects.create(competition=competition, bot_id=rated.bot_id)
+    bot_ids = [newcomer.bot_id, rated.bot_id]
+    with transaction.atomic():
+        rows = ratings_lock_send(competition_id=competition.pk, bot_ids=bot_ids).rows()
+        assert rows == []
+        assert not locked_elsewhere(existing)
+        locked = ratings_lock(competition_id=competition.pk, bot_ids=bot_ids, locked=rows)
+        assert sorted(locked) == sorted(bot_ids)
+        assert locked[rated.bot_id].pk == existing.pk
+        assert locked_elsewhere(existing)
+    assert Rating.objects.filter(competition=competition).count() == 2
+
+
+@pytest.mark.django_db(transaction=True)
+def test_existing_ratings_are_all_locked_by_the_locking_read():
+    if connection.vendor != "postgresql":
+        pytest.skip("row locks need PostgreSQL")
+    competition = CompetitionFactory(seats=2)
+    ratings = [
+        Rating.objects.create(competition=competition, bot_id=ActiveBotVersionFactory().bot_id)
+        for _ in range(2)
+    ]
+    with transaction.atomic():
+        rows = ratings_lock_send(
+            competition_id=competition.pk, bot_ids=[r.bot_id for r in ratings]
+        ).rows()
+        assert len(rows) == 2
+        assert all(locked_elsewhere(rating) for rating in ratings)

@@ -47,9 +47,7 @@ def terminate(pid: int) -> None:
         # The server ends the session at once; its message and the end of the
         # stream reach the socket a moment later.
         for _ in range(100):
-            if not other.execute(
-                "SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid]
-            ).fetchall():
+            if not other.execute("SELECT 1 FROM pg_stat_activity WHERE pid = %s", [pid]).fetchall():
                 break
             time.sleep(0.01)
 
@@ -67,6 +65,7 @@ def test_a_connection_the_server_ended_is_unusable_and_replaced(select_one_check
     terminate(old_pid)
     time.sleep(0.05)
     assert not connection.is_usable()
+    assert select_one_checks == ["default"]  # the socket had news: Django's check decided
     # As before each task or request: the next statement gets a new session.
     connection.health_check_done = False
     connection.close_if_health_check_failed()

@@ -29,6 +29,7 @@ Everything else (pages, the API, admin, tournaments) stays on the ORM.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Callable, Iterator, Sequence
 from contextlib import ExitStack, contextmanager
 from typing import Any, TypeVar
@@ -307,8 +308,35 @@ def commit_asynchronously() -> None:
     sent with it: PostgreSQL runs what a pipeline sends before its next sync
     point (the block's end) as one implicit transaction.
     """
-    if database().vendor == "postgresql":
+    db = database()
+    if db.vendor == "postgresql" and db.connection not in _asynchronous_sessions:
         execute("SELECT set_config('synchronous_commit', 'off', true)", [])
+
+
+def commit_asynchronously_in_this_session() -> None:
+    """`commit_asynchronously` for every transaction of this thread's connection,
+    from now until the connection closes: one statement when the connection is
+    new, none per transaction after that (the result recorder's connection, whose
+    every transaction is of that kind, saves one statement per match).
+
+    Only where the session is ours alone: behind a pooler in transaction mode
+    (ARENA_DB_PREPARED_STATEMENTS=false) the setting would outlive the transaction
+    on a server connection that other clients share, so each transaction says it
+    for itself there, as before."""
+    db = database()
+    if db.vendor != "postgresql" or not settings.ARENA_DB_PREPARED_STATEMENTS:
+        return
+    raw = _connected(db)
+    if raw in _asynchronous_sessions:
+        return
+    with _cursor() as cursor:
+        cursor.execute("SELECT set_config('synchronous_commit', 'off', false)", [])
+    _asynchronous_sessions.add(raw)
+
+
+# The driver connections whose session commits asynchronously; a connection that
+# closes (and is replaced) drops out.
+_asynchronous_sessions: weakref.WeakSet[Any] = weakref.WeakSet()
 
 
 def execute_many(sql: str, param_rows: Sequence[Sequence[Any]]) -> None:

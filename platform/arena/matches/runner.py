@@ -79,7 +79,14 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
 
     if recorder is None:
         return record()
-    recorder.submit(match_id=match_id, write=record)
+
+    def record_behind() -> Outcome:
+        # The recorder's connection runs only result writes, whose COMMIT need not
+        # wait for the disk (`_result_write`): said once for its session.
+        statements.commit_asynchronously_in_this_session()
+        return record()
+
+    recorder.submit(match_id=match_id, write=record_behind)
     return Outcome.RECORDING
 
 

@@ -88,3 +88,32 @@ def test_outside_a_transaction_a_pipeline_commits_what_is_sent_with_it_asynchron
         assert setting.rows() == [("off",)]
     assert _synchronous_commit() == "on"
     assert Competition.objects.filter(slug="async").exists()  # committed all the same
+
+
+@postgresql_only
+def test_a_session_that_commits_asynchronously_says_so_once_per_connection() -> None:
+    sent: list[str] = []
+
+    def noted(execute, sql, params, many, context):
+        sent.append(sql)
+        return execute(sql, params, many, context)
+
+    try:
+        with connection.execute_wrapper(noted):
+            statements.commit_asynchronously_in_this_session()
+            statements.commit_asynchronously_in_this_session()
+            assert len(sent) == 1
+            with transaction.atomic():
+                statements.commit_asynchronously()  # nothing to say: the session has it
+                statements.insert([_competition("session-async")], keys=False)
+            assert len(sent) == 2  # the INSERT alone
+            assert _synchronous_commit() == "off"
+        connection.close()  # a new connection is a new session
+        assert _synchronous_commit() == "on"
+        with transaction.atomic():
+            statements.commit_asynchronously()
+            assert _synchronous_commit() == "off"
+        assert _synchronous_commit() == "on"
+    finally:
+        connection.close()
+    assert Competition.objects.filter(slug="session-async").exists()

@@ -31,7 +31,7 @@ from arena.bots.services import bot_version_match_faults_apply, bot_version_matc
 from arena.core import statements
 
 from .heartbeat import LeaseKeeper
-from .logs import GameSummary, LogsCompressedAsPlayed, game_summary, log_compress
+from .logs import GameSummary, game_summary, log_compress
 from .models import Game, Match, MatchSeat
 
 logger = logging.getLogger(__name__)
@@ -266,7 +266,6 @@ def _game_row(
     number: int,
     log: dict[str, Any],
     summary: GameSummary | None = None,
-    compressed: bytes | None = None,
 ) -> Game:
     summary = summary or game_summary(log)
     return Game(
@@ -278,7 +277,7 @@ def _game_row(
         turns=summary.turns,
         adjudicated=summary.adjudicated,
         faults=summary.faults,
-        log_compressed=log_compress(log) if compressed is None else compressed,
+        log_compressed=log_compress(log),
     )
 
 
@@ -325,7 +324,6 @@ def match_record_result(
     stopped: str | None = None,
     seats: list[SeatRef] | None = None,
     claimed: Match | None = None,
-    compressed: LogsCompressedAsPlayed | None = None,
 ) -> Match | None:
     """Write a played match in ONE transaction: games with compressed logs, seat
     summaries, fault streaks, ratings (rated matches) and the tournament hook.
@@ -337,8 +335,10 @@ def match_record_result(
     (the lease check with the seats, streaks, games and rating locks; the rating
     writes; COMMIT). `seats`, in index order, saves reading them when the caller
     has them (a match's seats never change); `claimed`, the match as this worker
-    claimed it, says whether to lock ratings in the first round trip; `compressed`
-    has the logs compressed while the match was played.
+    claimed it, says whether to lock ratings in the first round trip.
+
+    A worker runs this on its result recorder's thread (arena.matches.recorder),
+    logs compression included, while it plays its next match.
     """
     # Everything the logs say is worked out before the transaction: the statements
     # then go together, and a malformed log fails before anything is written.
@@ -348,7 +348,6 @@ def match_record_result(
         seats=seats or _seat_refs(match_id),
         backend=backend,
         stopped=stopped,
-        compressed=compressed,
     )
     rated_in = claimed.competition_id if claimed is not None and claimed.rated else None
     try:
@@ -475,7 +474,6 @@ def _played_match(
     seats: list[SeatRef],
     backend: str,
     stopped: str | None,
-    compressed: LogsCompressedAsPlayed | None,
 ) -> _PlayedMatch:
     totals = [_SeatTotals(seat) for seat in seats]
     games = []
@@ -489,7 +487,6 @@ def _played_match(
                 number=number,
                 log=log,
                 summary=summary,
-                compressed=compressed.compressed(number, log) if compressed else None,
             )
         )
         for total in totals:

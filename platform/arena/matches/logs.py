@@ -9,13 +9,10 @@ about tenfold.
 from __future__ import annotations
 
 import zlib
-from concurrent.futures import Future
 from dataclasses import dataclass
 from typing import Any
 
 import orjson
-
-from arena.core.threads import thread_of_process
 
 # Game counts as turns what RULES.md counts (a play, shield, draw or take).
 _TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
@@ -32,26 +29,6 @@ def log_compress(log: dict[str, Any]) -> bytes:
     # against 0.11 on this machine), on every match played. Non-string keys are
     # written as strings, as the standard encoder does.
     return zlib.compress(orjson.dumps(log, option=orjson.OPT_NON_STR_KEYS), LOG_COMPRESSION_LEVEL)
-
-
-class LogsCompressedAsPlayed:
-    """A match's game logs, compressed on a helper thread as each game ends (pass
-    `game_ended` as the sandbox's `progress`), while the worker mostly waits on
-    the bots, and the last one while the bots are stopped: the result write then
-    finds them ready instead of compressing them all after the match (measured:
-    ~0.5 ms of the worker's CPU for a 4-game match, more under load). The logs
-    are final when the sandbox reports them, and nothing changes them after."""
-
-    def __init__(self) -> None:
-        self._pending: dict[int, Future[bytes]] = {}
-
-    def game_ended(self, game: int, log: dict[str, Any]) -> None:
-        self._pending[game] = thread_of_process("log-compressor").submit(log_compress, log)
-
-    def compressed(self, game: int, log: dict[str, Any]) -> bytes:
-        """The compressed log of `game` (compressed here if it was not sent)."""
-        pending = self._pending.get(game)
-        return pending.result() if pending is not None else log_compress(log)
 
 
 def log_decompress(blob: bytes | memoryview) -> dict[str, Any]:

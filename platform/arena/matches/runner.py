@@ -15,7 +15,6 @@ from arena.core.sandboxing import Entrant, run_sandboxed_match
 from sandbox.errors import InfrastructureError
 
 from . import lifecycle
-from .logs import LogsCompressedAsPlayed
 from .models import Match, MatchSeat
 from .recorder import ResultRecorder
 
@@ -52,7 +51,6 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
         return Outcome.NOTHING_TO_DO
     seats, entrants = _seats_to_play(seat_rows)
     renew_every = settings.ARENA_MATCH_LEASE_SECONDS / 4
-    compressed = LogsCompressedAsPlayed()
     try:
         with lifecycle.lease_heartbeat(match_id=match_id, token=token, every_seconds=renew_every):
             result = run_sandboxed_match(
@@ -60,7 +58,6 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
                 games=match.games_planned,
                 seed=match.seed,
                 ruleset=match.ruleset,
-                progress=compressed.game_ended,
             )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)
@@ -73,9 +70,7 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
         return _released(match_id, token, f"{type(error).__name__}: {error}")
 
     def record() -> Outcome:
-        return _recorded(
-            match_id, token, result=result, seats=seats, claimed=match, compressed=compressed
-        )
+        return _recorded(match_id, token, result=result, seats=seats, claimed=match)
 
     if recorder is None:
         return record()
@@ -97,7 +92,6 @@ def _recorded(
     result: Any,
     seats: list[lifecycle.SeatRef],
     claimed: Match,
-    compressed: LogsCompressedAsPlayed,
 ) -> Outcome:
     """Write a played match's result: DONE, or LOST if another worker holds the
     match now. A result that cannot be written is released with the reason."""
@@ -110,7 +104,6 @@ def _recorded(
             stopped=getattr(result, "stopped", None),
             seats=seats,
             claimed=claimed,
-            compressed=compressed,
         )
     except (OperationalError, InterfaceError):
         raise  # the database is away: tried again, and the lease covers the match

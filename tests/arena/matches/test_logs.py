@@ -1,38 +1,41 @@
-"""arena.matches.logs: compressing a match's logs while it is played."""
+"""arena.matches.logs: stored logs compress and come back as they were; the
+per-process helper threads (arena.core.threads) survive a fork."""
 
 from __future__ import annotations
 
 import os
 import threading
+import zlib
+
+import orjson
 
 from arena.core import threads
 from arena.core.threads import thread_of_process
-from arena.matches.logs import LogsCompressedAsPlayed, log_compress, log_decompress
+from arena.matches.logs import LOG_COMPRESSION_LEVEL, log_compress, log_decompress
 from tests.arena.factories import game_log_for
 
 
-def test_logs_sent_as_games_end_come_back_compressed_as_the_result_write_would():
-    played = LogsCompressedAsPlayed()
-    first = game_log_for(ranks_by_index=[1, 2])
-    second = game_log_for(ranks_by_index=[2, 1])
-    played.game_ended(0, first)
-    played.game_ended(1, second)
-    assert played.compressed(0, first) == log_compress(first)
-    assert log_decompress(played.compressed(1, second)) == second
+def test_a_compressed_log_comes_back_as_it_was():
+    log = game_log_for(ranks_by_index=[2, 1])
+    stored = log_compress(log)
+    assert log_decompress(stored) == log
+    assert log_decompress(memoryview(stored)) == log  # as the database hands it back
 
 
-def test_a_log_that_was_not_sent_is_compressed_when_asked_for():
-    played = LogsCompressedAsPlayed()
+def test_logs_stored_at_another_level_still_read():
+    """The level changed (6 before session 8); zlib reads any level's output."""
     log = game_log_for(ranks_by_index=[1, 2])
-    assert played.compressed(3, log) == log_compress(log)
+    assert LOG_COMPRESSION_LEVEL == 3
+    older = zlib.compress(orjson.dumps(log), 6)
+    assert log_decompress(older) == log
 
 
-def test_the_compressing_thread_is_made_again_in_a_forked_process(monkeypatch):
-    before = thread_of_process("log-compressor")
-    assert thread_of_process("log-compressor") is before  # one per process
+def test_a_helper_thread_is_made_again_in_a_forked_process(monkeypatch):
+    before = thread_of_process("test-helper")
+    assert thread_of_process("test-helper") is before  # one per process
     monkeypatch.setattr(threads, "_threads", dict(threads._threads))
     monkeypatch.setattr(os, "getpid", lambda: -1)  # as a Celery pool process sees it
-    after = thread_of_process("log-compressor")
+    after = thread_of_process("test-helper")
     assert after is not before
     seen = after.submit(lambda: threading.current_thread().name).result()
-    assert seen.startswith("log-compressor")
+    assert seen.startswith("test-helper")

@@ -10,7 +10,8 @@ from celery.signals import task_postrun, task_prerun, worker_process_shutdown
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
 
 app = Celery("arena")
-app.config_from_object("django.conf:settings", namespace="CELERY")
+# The CELERY_* Django settings, read once (arena.core.celery_settings).
+app.config_from_object("arena.core.celery_settings:CELERY", namespace="CELERY")
 app.autodiscover_tasks()
 
 

@@ -6,7 +6,7 @@ from datetime import timedelta
 
 import pytest
 from django.core.exceptions import ValidationError
-from django.db import connection
+from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
@@ -53,6 +53,21 @@ def test_match_create_queues_on_commit_with_seats_in_order(django_capture_on_com
     assert [seat.bot_version_id for seat in match.seats.order_by("index")] == [b.pk, a.pk]
     assert match.state == Match.State.QUEUED
     assert match.ruleset == engine.Ruleset.from_value(None).to_dict()
+
+
+def test_matches_created_in_one_transaction_each_get_their_own_seats():
+    """As the matchmaker creates a tick's matches."""
+    versions = [ActiveBotVersionFactory() for _ in range(5)]
+    tables = [versions[:2], versions[2:5], versions[3:5]]
+    with transaction.atomic():
+        matches = [
+            match_create(kind=Match.Kind.LADDER, versions=table, ruleset=None, games=2, rated=False)
+            for table in tables
+        ]
+    assert len({match.pk for match in matches}) == 3
+    for match, table in zip(matches, tables, strict=True):
+        seated = match.seats.order_by("index").values_list("index", "bot_version_id")
+        assert list(seated) == [(index, version.pk) for index, version in enumerate(table)]
 
 
 @pytest.mark.parametrize(

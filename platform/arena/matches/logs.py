@@ -3,7 +3,7 @@
 A log speaks of table seats; the platform speaks of a match's bot indexes
 (MatchSeat.index). `log["seating"][seat]` is the index of the bot at that seat.
 Logs are stored zlib-compressed: they are mostly repeated JSON keys and shrink
-about tenfold.
+about fivefold (35 KB of JSON to 7 KB for a 4-game match).
 """
 
 from __future__ import annotations

@@ -15,9 +15,10 @@ connection from the pool); pipelines, which are not, are still made per use. Whe
 kombu replaces the channel's pool (after a connection error), the next command
 builds a client on the new pool.
 
-Selected with `CELERY_BROKER_TRANSPORT` (settings) for `redis://` and `rediss://`
-broker URLs: kombu takes an explicit transport over the URL's scheme, and parses
-the URL as it does for its own Redis transport.
+Selected with `CELERY_BROKER_TRANSPORT` (settings) for `redis://` broker URLs:
+kombu takes an explicit transport over the URL's scheme, and parses the URL as it
+does for its own Redis transport. `rediss://` URLs keep kombu's own transport,
+whose TLS defaults are tied to that scheme's name.
 """
 
 from __future__ import annotations

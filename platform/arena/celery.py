@@ -6,12 +6,14 @@ from typing import Any
 
 from celery import Celery
 from celery.signals import task_postrun, task_prerun, worker_process_shutdown
+from django.db import close_old_connections
+
+from arena.play.recorder import results_recorder
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
 
 app = Celery("arena")
-# The CELERY_* Django settings, read once (arena.core.celery_settings).
-app.config_from_object("arena.core.celery_settings:CELERY", namespace="CELERY")
+app.config_from_object("django.conf:settings", namespace="CELERY")
 app.autodiscover_tasks()
 
 
@@ -25,8 +27,6 @@ def recycle_database_connections(sender: Any = None, **_kwargs: Any) -> None:
     An eager task (`apply`, `delay` in tests) runs inside its caller's transaction,
     which is not ours to end.
     """
-    from django.db import close_old_connections
-
     if getattr(getattr(sender, "request", None), "is_eager", False):
         return
     close_old_connections()
@@ -35,8 +35,6 @@ def recycle_database_connections(sender: Any = None, **_kwargs: Any) -> None:
 @worker_process_shutdown.connect
 def finish_result_writes(**_kwargs: Any) -> None:
     """A pool process that exits (warm shutdown, max tasks per child) first writes
-    the result it still holds (arena.matches.recorder)."""
-    from arena.matches.recorder import results_recorder
-
+    the result it still holds (arena.play.recorder)."""
     if not results_recorder().wait(timeout=60):
         logging.getLogger(__name__).error("a match result was still being written at exit")

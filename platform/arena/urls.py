@@ -9,6 +9,7 @@ api_v1 = [
     path("", include("arena.bots.api.urls")),
     path("", include("arena.matches.api.urls")),
     path("", include("arena.ratings.api.urls")),
+    path("", include("arena.replays.api.urls")),
     path("", include("arena.tournaments.api.urls")),
 ]
 

@@ -1,7 +1,7 @@
 """Writes on bots and versions: upload, activate, retire, take off the ladder.
 
 Lock order: a Bot row before any of its BotVersion rows (the whole platform's
-order is in `arena.matches.lifecycle`). Every lock on a Bot or BotVersion row is
+order is in `arena.play.leases`). Every lock on a Bot or BotVersion row is
 FOR NO KEY UPDATE: these writes never change keys, and a plain FOR UPDATE would also
 block the foreign-key checks of a new match's seats, a deadlock with matchmaking.
 """
@@ -10,7 +10,6 @@ from __future__ import annotations
 
 import re
 from datetime import datetime, timedelta
-from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
@@ -22,12 +21,16 @@ from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
 from django.utils import timezone
 
-from arena.core import statements
+from arena.core.queueing import task_queue_on_commit
 
+from . import sql
 from .models import Bot, BotVersion
 from .uploads import InspectedUpload, UploadLimits, UploadRejected, inspect_upload
 
 User = AbstractBaseUser | AnonymousUser
+
+# Carried out by arena.play (above this app), queued by name.
+QUALIFY_VERSION_TASK = "arena.bots.qualify_version"
 
 # A version pending this long has lost its message (or the sandbox was down).
 QUALIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
@@ -164,7 +167,7 @@ def _store_version(
             version.save()
             version_id = version.pk
             if queue_qualification:
-                transaction.on_commit(lambda: _queue_qualification(version_id))
+                task_queue_on_commit(QUALIFY_VERSION_TASK, version_id)
     except BaseException:
         # The row is gone with the rollback; do not leave its file behind.
         if stored_name and version is not None:
@@ -189,12 +192,6 @@ def _check_bot_quota(*, user: User) -> None:
                 ]
             }
         )
-
-
-def _queue_qualification(version_id: int) -> None:
-    from .tasks import qualify_version  # tasks import services: import here, not above
-
-    qualify_version.delay(version_id)
 
 
 def bot_version_activate(*, user: User, version: BotVersion) -> BotVersion:
@@ -350,70 +347,25 @@ def bot_version_qualification_postpone(*, version_id: int, reason: str) -> None:
     )
 
 
-def bot_version_record_match_faults(*, version_ids_faulted: dict[int, list[str]]) -> list[int]:
-    """Update every version's run of faulted matches after one match; a version that
+def bot_versions_faults_record(*, faults_by_version: dict[int, list[str]]) -> list[int]:
+    """Update each version's run of faulted matches after one match; a version that
     reaches ARENA_FAULT_STREAK_LIMIT is taken off the ladder. Returns those ids.
 
-    `version_ids_faulted` maps each version that played to the fault reasons it had
-    in the match (empty: a clean match). Expects to run inside the match's
-    transaction. In two halves, so that the result write can send the first with
-    its other statements (one round trip): `bot_version_match_faults_send`, then
-    `bot_version_match_faults_apply` with its rows, outside the pipeline.
+    `faults_by_version` maps each version that played to the fault reasons it had
+    in the match (empty: a clean match). Runs in the match result's transaction,
+    after the Match row is locked (the lock order of arena.play.leases).
     """
-    sent = bot_version_match_faults_send(version_ids_faulted=version_ids_faulted)
-    return bot_version_match_faults_apply(
-        version_ids_faulted=version_ids_faulted, changed=sent.rows() if sent else []
+    if not faults_by_version:
+        return []
+    changed = sql.fault_streaks_update(
+        played=sorted(faults_by_version),
+        faulted=sorted(pk for pk, reasons in faults_by_version.items() if reasons),
     )
-
-
-def bot_version_match_faults_send(
-    *, version_ids_faulted: dict[int, list[str]]
-) -> statements.Sent | None:
-    """The streak UPDATE of `bot_version_record_match_faults`, sent (None: no version).
-
-    This runs for every match a worker records, so it is one hand-written UPDATE
-    (arena.core.statements) that touches only the rows whose streak changes: none,
-    after a clean match between clean bots.
-
-    The UPDATE takes FOR NO KEY UPDATE row locks (it changes no key), in one scan,
-    so two workers lock shared versions in the same order. A plain FOR UPDATE
-    would also block the foreign-key checks of rows that merely refer to a version
-    (a new match's seats), which lock in seat order: a deadlock with matchmaking.
-    """
-    if not version_ids_faulted:
-        return None
-    played = sorted(version_ids_faulted)
-    faulted = [pk for pk in played if version_ids_faulted[pk]]
-    if faulted:
-        in_faulted = f'"id" IN ({statements.placeholders(len(faulted))})'
-        streak = f'CASE WHEN {in_faulted} THEN "consecutive_faulted_matches" + 1 ELSE 0 END'
-        changing = f'({in_faulted} OR "consecutive_faulted_matches" <> 0)'
-        params = [*faulted, *played, *faulted]
-    else:
-        streak, changing, params = "0", '"consecutive_faulted_matches" <> 0', list(played)
-    return statements.send(
-        f'UPDATE "{BotVersion._meta.db_table}" SET "consecutive_faulted_matches" = {streak}'  # noqa: S608  (names are ours, the values are parameters)
-        f' WHERE "id" IN ({statements.placeholders(len(played))}) AND {changing}'
-        ' RETURNING "id", "consecutive_faulted_matches", "status"',
-        params,
-    )
-
-
-def bot_version_match_faults_apply(
-    *, version_ids_faulted: dict[int, list[str]], changed: list[tuple[Any, ...]]
-) -> list[int]:
-    """Take off the ladder the versions whose streak (`changed`: the rows of the
-    streak UPDATE) reached the limit with this match; returns their ids. Uses the
-    ORM: not in a `statements.pipelined()` block."""
     limit = settings.ARENA_FAULT_STREAK_LIMIT
     removed: list[int] = []
     for pk, streak_length, status in sorted(changed):
-        if (
-            version_ids_faulted[pk]
-            and streak_length >= limit
-            and status == BotVersion.Status.ACTIVE
-        ):
-            reasons = ", ".join(sorted(set(version_ids_faulted[pk])))
+        if faults_by_version[pk] and streak_length >= limit and status == BotVersion.Status.ACTIVE:
+            reasons = ", ".join(sorted(set(faults_by_version[pk])))
             BotVersion.objects.filter(pk=pk).update(
                 status=BotVersion.Status.FAILED,
                 status_reason=(

@@ -102,3 +102,12 @@ def bots_busy_ids() -> set[int]:
     return set(
         MatchSeat.objects.filter(match__state__in=ACTIVE_STATES).values_list("bot_id", flat=True)
     )
+
+
+def match_seats_of(*, match_id: int) -> list[tuple[int, int, int]]:
+    """(index, bot id, version id) of each seat of a match, in index order."""
+    return list(
+        MatchSeat.objects.filter(match_id=match_id)
+        .order_by("index")
+        .values_list("index", "bot_id", "bot_version_id")
+    )

@@ -14,17 +14,15 @@ from django.utils import timezone
 import engine
 from arena.bots.models import Bot, BotVersion
 from arena.core import statements
+from arena.core.queueing import task_queue_on_commit
 
 from .models import Competition, Match, MatchSeat
 from .selectors import default_competition
 
 MAX_GAMES_PER_MATCH = 200
 
-
-def _queue_run(match_id: int) -> None:
-    from .tasks import run_match  # tasks import the runner, which imports this module
-
-    run_match.delay(match_id)
+# Carried out by arena.play (above this app), queued by name.
+RUN_MATCH_TASK = "arena.matches.run_match"
 
 
 def match_create(
@@ -40,11 +38,13 @@ def match_create(
     seed: int | None = None,
 ) -> Match:
     """Create a match (and its seats, in the order of `versions`) in the caller's
-    transaction; `run_match` is queued when that transaction commits."""
+    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits."""
     if kind not in Match.Kind.values:
         raise ValidationError({"kind": [f"Unknown match kind {kind!r}."]})
-    if not 2 <= len(versions) <= 8:
-        raise ValidationError({"versions": ["A match seats 2 to 8 bots."]})
+    if not engine.MIN_PLAYERS <= len(versions) <= engine.MAX_PLAYERS:
+        raise ValidationError(
+            {"versions": [f"A match seats {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots."]}
+        )
     if len({version.bot_id for version in versions}) != len(versions):
         raise ValidationError({"versions": ["A bot cannot sit twice at one table."]})
     if competition is not None and competition.seats != len(versions):
@@ -57,7 +57,7 @@ def match_create(
         normalized = engine.Ruleset.from_value(ruleset).to_dict()
     except engine.RulesetError as error:
         raise ValidationError({"ruleset": [str(error)]}) from None
-    # No savepoint inside a caller's transaction (two round trips per match): a
+    # No savepoint inside a caller's transaction (a SAVEPOINT and a RELEASE per match): a
     # failed insert here leaves that transaction to be rolled back as a whole.
     with transaction.atomic(savepoint=False):
         # Written out (arena.core.statements): the matchmaker creates one match for
@@ -72,19 +72,15 @@ def match_create(
             seed=secrets.randbits(62) if seed is None else seed,
             created_by=created_by,
         )
-        # Two round trips: BEGIN (when this opens the transaction) with the match,
-        # then the seats, whose keys nobody reads.
-        with statements.pipelined():
-            statements.insert([match])
-            statements.insert(
-                [
-                    MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
-                    for index, version in enumerate(versions)
-                ],
-                keys=False,
-            )
-        match_id = match.pk
-        transaction.on_commit(lambda: _queue_run(match_id))
+        statements.insert([match])
+        statements.insert(
+            [
+                MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
+                for index, version in enumerate(versions)
+            ],
+            keys=False,
+        )
+        task_queue_on_commit(RUN_MATCH_TASK, match.pk)
     return match
 
 
@@ -103,8 +99,10 @@ def competition_create(
         raise ValidationError({"slug": ["This slug is reserved."]})
     if Competition.objects.filter(slug=slug).exists():
         raise ValidationError({"slug": ["A competition with this slug exists."]})
-    if not 2 <= seats <= 8:
-        raise ValidationError({"seats": ["From 2 to 8 seats."]})
+    if not engine.MIN_PLAYERS <= seats <= engine.MAX_PLAYERS:
+        raise ValidationError(
+            {"seats": [f"From {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} seats."]}
+        )
     if not 1 <= games_per_match <= MAX_GAMES_PER_MATCH:
         raise ValidationError({"games_per_match": [f"From 1 to {MAX_GAMES_PER_MATCH}."]})
     try:

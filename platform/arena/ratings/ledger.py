@@ -1,6 +1,6 @@
 """One rated game applied to the running totals of its bots, without the database.
 
-The incremental update (services.ratings_apply_game) and the rebuild
+The incremental update (services.ratings_apply_match_games) and the rebuild
 (recompute.ratings_recompute) both go through `game_outcome`, so that they perform
 the very same floating-point operations in the very same order and agree exactly.
 """

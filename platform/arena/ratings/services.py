@@ -5,12 +5,12 @@ from __future__ import annotations
 import logging
 from collections.abc import Sequence
 from dataclasses import dataclass
-from typing import Any
+from typing import NamedTuple
 
 from django.db import transaction
 
 from arena.core import statements
-from arena.matches.models import Game, MatchSeat
+from arena.matches.models import Game
 
 from .ledger import Standing, game_outcome
 from .locks import ratings_lock
@@ -54,7 +54,15 @@ class SeatOfGame:
     rank: int
 
 
-def game_seats_and_ranks(*, game: Game, seats: list[tuple[int, int, int]]) -> list[SeatOfGame]:
+class SeatOfMatch(NamedTuple):
+    """Who sat at a seat of a rated match."""
+
+    index: int
+    bot_id: int
+    bot_version_id: int
+
+
+def game_seats_and_ranks(*, game: Game, seats: Sequence[SeatOfMatch]) -> list[SeatOfGame]:
     """Pair each seat (index, bot id, version id) of the match with its place in
     this game, checking the shapes."""
     ranks = game.ranks
@@ -71,34 +79,18 @@ def game_seats_and_ranks(*, game: Game, seats: list[tuple[int, int, int]]) -> li
     return paired
 
 
-def ratings_apply_game(*, game: Game) -> None:
-    """Apply one finished game of a rated match to its competition's ratings; see
-    `ratings_apply_match_games`, which does the same for all of a match's games in
-    one go (fewer queries)."""
-    ratings_apply_match_games(games=[game])
-
-
-def ratings_apply_match_games(
-    *,
-    games: Sequence[Game],
-    seats: list[tuple[int, int, int]] | None = None,
-    new_games: bool = False,
-    locked: list[tuple[Any, ...]] | None = None,
-) -> None:
+def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMatch]) -> None:
     """Apply finished games of one rated match, in the order given, to the
-    competition's ratings.
+    competition's ratings; `seats` are the match's seats in index order
+    (`arena.matches.selectors.match_seats_of` reads them).
 
     Runs inside the caller's transaction (the match result is written in the same
     one) and locks the Rating rows of the match's bots, ordered by bot id, so that
     two workers finishing matches with a common bot neither deadlock nor lose an
-    update. Games that are not rated, or that already have their rating changes, are
-    left alone, so that a retried result write cannot rate a game twice. About six
+    update. Games that are not rated, or that already have their rating changes,
+    are left alone, so that a retried result write cannot rate a game twice. A few
     small queries whatever the number of games: this runs for every match a worker
-    records. `seats`, (index, bot id, version id) in index order, saves reading them
-    when the caller has them; `new_games` says the games were created in the
-    caller's transaction, so none can have been rated yet; `locked`, the rows of
-    `ratings_lock_send` for the match's competition and bots, read in the caller's
-    transaction, saves the locking read.
+    records.
     """
     if not games:
         return
@@ -107,12 +99,6 @@ def ratings_apply_match_games(
         raise RatingError("ratings_apply_match_games takes the games of one match")
     if not match.rated or match.competition_id is None:
         return
-    if seats is None:
-        seats = list(
-            MatchSeat.objects.filter(match_id=match.pk)
-            .order_by("index")
-            .values_list("index", "bot_id", "bot_version_id")
-        )
     # Checked before any write, so that a refused game leaves the caller's
     # transaction usable.
     paired_by_game = [(game, game_seats_and_ranks(game=game, seats=seats)) for game in games]
@@ -120,19 +106,13 @@ def ratings_apply_match_games(
     # only when there is none (select_for_update needs it).
     with transaction.atomic(savepoint=False):
         rows = ratings_lock(
-            competition_id=match.competition_id,
-            bot_ids=[bot_id for _, bot_id, _ in seats],
-            locked=locked,
+            competition_id=match.competition_id, bot_ids=[bot_id for _, bot_id, _ in seats]
         )
         # Checked under the locks: a concurrent apply of the same games has committed
         # its changes by the time we hold the rows.
-        rated = (
-            set()
-            if new_games
-            else set(
-                RatingChange.objects.filter(game_id__in=[game.pk for game in games]).values_list(
-                    "game_id", flat=True
-                )
+        rated = set(
+            RatingChange.objects.filter(game_id__in=[game.pk for game in games]).values_list(
+                "game_id", flat=True
             )
         )
         standings = {bot_id: standing_from_rating(row) for bot_id, row in rows.items()}
@@ -165,15 +145,14 @@ def ratings_apply_match_games(
 
 def _ratings_write(*, rows: list[Rating], changes: list[RatingChange]) -> None:
     """The new totals of the locked rows and their changes: one UPDATE per row and
-    one INSERT, sent together (one round trip), written out (arena.core.statements)
-    because every recorded match runs them. The changes keep no primary key."""
-    with statements.pipelined():
-        statements.update_each(
-            Rating,
-            RATING_TOTAL_FIELDS,
-            [(row.pk, [getattr(row, name) for name in RATING_TOTAL_FIELDS]) for row in rows],
-        )
-        statements.insert(changes, keys=False)
+    one INSERT, through arena.core.statements because every recorded match runs
+    them. The changes keep no primary key."""
+    statements.update_each(
+        Rating,
+        RATING_TOTAL_FIELDS,
+        [(row.pk, [getattr(row, name) for name in RATING_TOTAL_FIELDS]) for row in rows],
+    )
+    statements.insert(changes, keys=False)
 
 
 RATING_TOTAL_FIELDS = ["elo", "games", "wins", "rank_sum", "score_sum", "last_played_at", "trend"]

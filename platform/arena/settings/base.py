@@ -41,6 +41,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.tournaments",
     "arena.replays",
+    "arena.play",
     "arena.web",
 ]
 
@@ -133,9 +134,6 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
-if CELERY_BROKER_URL.startswith("redis://"):
-    # kombu's Redis transport, reusing its Redis client (arena.core.broker).
-    CELERY_BROKER_TRANSPORT = "arena.core.broker:Transport"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"
@@ -156,7 +154,7 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
-# Periodic jobs (arena.matches and arena.bots). `expires` drops a run that waited
+# Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "ladder-matchmaking": {
@@ -209,6 +207,11 @@ ARENA_MATCH_MAX_ATTEMPTS = env_int("ARENA_MATCH_MAX_ATTEMPTS", 3, minimum=1)
 # A match queued this long is sent to the broker again: its message may have been
 # lost (a Redis restarted without persistence). A duplicate is harmless.
 ARENA_MATCH_RESEND_SECONDS = env_int("ARENA_MATCH_RESEND_SECONDS", 600, minimum=10)
+# A result is committed durably: once a match page shows it, a crash of PostgreSQL
+# cannot take it back. `true` lets each result's COMMIT return before its WAL is on
+# disk (synchronous_commit off): a database crash may then lose the last fraction of
+# a second of results, which the lease sweeper plays again (docs/platform-core.md).
+ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY = env_bool("ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY", False)
 # A version whose matches fault this many times in a row is taken off the ladder.
 ARENA_FAULT_STREAK_LIMIT = env_int("ARENA_FAULT_STREAK_LIMIT", 5, minimum=1)
 ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)

@@ -19,6 +19,7 @@ from django.utils import timezone
 
 import engine
 from arena.bots.models import Bot, BotVersion
+from arena.core.queueing import task_queue_on_commit
 from arena.matches.models import Match
 from arena.matches.services import MAX_GAMES_PER_MATCH, match_create
 
@@ -28,6 +29,7 @@ from .models import Tournament, TournamentEntry
 
 logger = logging.getLogger(__name__)
 
+START_TOURNAMENT_TASK = "arena.tournaments.start_tournament"
 MAX_ENTRANTS = 32
 MAX_ROUNDS = 10
 # A tournament may not flood the workers: its whole schedule, in games.
@@ -49,15 +51,16 @@ def _tournament_create_errors(
         add("name", f"At most {NAME_MAX} characters.")
     if format not in Tournament.Format.values:
         add("format", f"One of {', '.join(Tournament.Format.values)}.")
-    if not 2 <= seats <= 8:
-        add("seats", "A table has 2 to 8 seats.")
+    table_fits = engine.MIN_PLAYERS <= seats <= engine.MAX_PLAYERS
+    if not table_fits:
+        add("seats", f"A table has {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} seats.")
     elif format == Tournament.Format.ROUND_ROBIN and seats != 2:
         add("format", "A round robin is played at 2 seats; use balanced rounds for 3 or more.")
     elif format == Tournament.Format.BALANCED and seats < 3:
         add("format", "Balanced rounds are for 3 or more seats; use a round robin for 2.")
     if not 1 <= games_per_match <= MAX_GAMES_PER_MATCH:
         add("games_per_match", f"From 1 to {MAX_GAMES_PER_MATCH} games.")
-    elif 2 <= seats <= 8 and games_per_match % seats:
+    elif table_fits and games_per_match % seats:
         # Seats rotate and each deal is played once per rotation: a partial rotation
         # would favour whoever sits first.
         add("games_per_match", f"A multiple of the table size ({seats}), so seats rotate fully.")
@@ -67,8 +70,8 @@ def _tournament_create_errors(
         add("bots", "A bot can enter only once.")
     if len(bots) > MAX_ENTRANTS:
         add("bots", f"At most {MAX_ENTRANTS} bots.")
-    elif 2 <= seats <= 8 and len(bots) < max(seats, 2):
-        add("bots", f"At least {max(seats, 2)} bots for {seats}-seat tables.")
+    elif table_fits and len(bots) < seats:
+        add("bots", f"At least {seats} bots for {seats}-seat tables.")
     if not errors:
         matches = scheduling.schedule_size(
             format=format, entrants=len(bots), seats=seats, rounds=rounds
@@ -146,15 +149,8 @@ def tournament_create(
                 for bot in bots
             ]
         )
-        tournament_id = tournament.pk
-        transaction.on_commit(lambda: _queue_start(tournament_id))
+        task_queue_on_commit(START_TOURNAMENT_TASK, tournament.pk)
     return tournament
-
-
-def _queue_start(tournament_id: int) -> None:
-    from .tasks import start_tournament
-
-    start_tournament.delay(tournament_id)
 
 
 def tournament_schedule(*, tournament: Tournament, entrants: int) -> list[scheduling.Table]:

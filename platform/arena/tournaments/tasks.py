@@ -5,11 +5,11 @@ from __future__ import annotations
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .services import tournament_start
+from .services import START_TOURNAMENT_TASK, tournament_start
 
 
 @shared_task(
-    name="arena.tournaments.start_tournament",
+    name=START_TOURNAMENT_TASK,
     acks_late=True,
     autoretry_for=(OperationalError, InterfaceError),  # the database went away
     retry_backoff=5,

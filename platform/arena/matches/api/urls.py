@@ -21,5 +21,4 @@ urlpatterns = [
     path("matches/<int:pk>/", views.MatchDetailApi.as_view(), name="api-match"),
     path("challenges/create/", views.ChallengeCreateApi.as_view(), name="api-challenge-create"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
-    path("games/<int:pk>/replay/", views.GameReplayApi.as_view(), name="api-game-replay"),
 ]

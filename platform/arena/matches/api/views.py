@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema, inline_serializer
+from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
@@ -14,7 +14,6 @@ from arena.bots.selectors import bot_get
 from arena.core.api import NewestFirstCursorPagination, PagePagination, paginated
 from arena.matches import selectors, services
 from arena.matches.models import Competition, Game, Match, MatchSeat
-from arena.replays.selectors import game_replay_for_user
 
 # -- output shapes -----------------------------------------------------------------------
 
@@ -208,23 +207,3 @@ class GameDetailApi(APIView):
     def get(self, request, pk: int):
         game = get_object_or_404(Game.objects.defer("log_compressed"), pk=pk)
         return Response(GameSerializer(game).data)
-
-
-class GameReplayApi(APIView):
-    """The game log (REPLAY.md) and the viewer's frames. Each seat's stderr and debug
-    output is included only for the owner of that seat's bot (and staff)."""
-
-    @extend_schema(
-        responses=inline_serializer(
-            "GameReplay",
-            fields={
-                "log": serializers.JSONField(),
-                "frames": serializers.ListField(child=serializers.JSONField()),
-                "error": serializers.CharField(allow_null=True),
-            },
-        ),
-        operation_id="games_replay",
-    )
-    def get(self, request, pk: int):
-        game = selectors.game_get(pk=pk)
-        return Response(game_replay_for_user(user=request.user, game=game))

@@ -17,11 +17,10 @@ from django.conf import settings
 from django.db import transaction
 
 from arena.bots.models import BotVersion
+from arena.matches.models import Competition, Match
+from arena.matches.selectors import ACTIVE_STATES, bots_busy_ids, default_competition
+from arena.matches.services import match_create
 from arena.ratings.models import Rating
-
-from .models import Competition, Match
-from .selectors import ACTIVE_STATES, bots_busy_ids, default_competition
-from .services import match_create
 
 DEFAULT_ELO = 1500.0
 # Opponent weight halves every SIMILARITY_SCALE * ln 2 Elo points of difference.

@@ -1,12 +1,23 @@
-"""Celery tasks of the matches app: thin interfaces over services, ids only."""
+"""Celery tasks of playing: thin interfaces over the play package, ids only.
+
+Their names are older than this module and stay as they are: they are what the
+domain apps queue (arena.core.queueing), what beat schedules, and what messages
+already in a broker carry.
+"""
 
 from __future__ import annotations
 
 from celery import shared_task
 from django.db import InterfaceError, OperationalError
 
-from .lifecycle import matches_requeue_expired, matches_resend_queued
+from arena.bots.services import QUALIFY_VERSION_TASK, bot_versions_stale_for_qualification
+from arena.matches.services import RUN_MATCH_TASK
+from sandbox.cleanup import cleanup_orphans
+from sandbox.errors import InfrastructureError
+
+from .leases import matches_requeue_expired, matches_resend_queued
 from .matchmaking import ladders_matchmake
+from .qualification import bot_version_qualify
 from .recorder import results_recorder
 from .runner import Outcome, match_run
 
@@ -15,7 +26,7 @@ RETRY_COUNTDOWN_SECONDS = 30
 
 
 @shared_task(
-    name="arena.matches.run_match",
+    name=RUN_MATCH_TASK,
     bind=True,
     acks_late=True,  # a worker that dies mid-match leaves the message to be redelivered
     reject_on_worker_lost=True,
@@ -28,7 +39,7 @@ RETRY_COUNTDOWN_SECONDS = 30
 )
 def run_match(self, match_id: int) -> None:
     # In a worker, the result is written while the process takes its next match
-    # (arena.matches.recorder); called eagerly (tests, a site without workers),
+    # (arena.play.recorder); called eagerly (tests, a site without workers),
     # before the call returns.
     recorder = None if self.request.is_eager else results_recorder()
     if match_run(match_id=match_id, recorder=recorder) is Outcome.RETRY:
@@ -50,6 +61,27 @@ def matchmake_ladders() -> None:
 @shared_task(name="arena.matches.cleanup_sandbox_orphans", time_limit=300)
 def cleanup_sandbox_orphans() -> None:
     """Remove bot containers and processes left behind by a killed worker."""
-    from sandbox.cleanup import cleanup_orphans
-
     cleanup_orphans()
+
+
+@shared_task(
+    name=QUALIFY_VERSION_TASK,
+    acks_late=True,
+    reject_on_worker_lost=True,
+    autoretry_for=(InfrastructureError, OperationalError, InterfaceError),
+    retry_backoff=10,
+    retry_backoff_max=300,
+    max_retries=5,
+    soft_time_limit=600,
+    time_limit=660,
+)
+def qualify_version(version_id: int) -> None:
+    bot_version_qualify(version_id=version_id)
+
+
+@shared_task(name="arena.bots.requeue_stale_qualifications", time_limit=60)
+def requeue_stale_qualifications() -> None:
+    """Re-send versions stuck in pending or qualifying (a lost message, a dead worker).
+    A duplicate message is harmless: qualification re-checks the status under a lock."""
+    for version_id in bot_versions_stale_for_qualification():
+        qualify_version.delay(version_id)

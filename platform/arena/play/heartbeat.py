@@ -1,7 +1,7 @@
 """One thread per worker process that keeps the leases of the matches it plays.
 
 A worker renews its lease on a match while the match plays (see
-`lifecycle.lease_heartbeat`), because a legal but slow game can outlast a lease.
+`leases.lease_heartbeat`), because a legal but slow game can outlast a lease.
 A thread of its own for every match cost 0.2 ms of CPU to start and join, on every
 match; this one thread starts with the first match a process plays (again after a
 fork: threads do not survive one) and sleeps until a renewal is due.

@@ -17,10 +17,10 @@ from django.core.management.base import BaseCommand
 from django.db import transaction
 
 from arena.bots.models import Bot, BotVersion
-from arena.bots.qualification import bot_version_qualify
 from arena.bots.services import bot_version_upload
-from arena.bots.tasks import qualify_version
-from arena.core.sandboxing import EXAMPLES_DIR
+from arena.play.qualification import bot_version_qualify
+from arena.play.sandboxing import EXAMPLES_DIR
+from arena.play.tasks import qualify_version
 
 SYSTEM_USERNAME = "arena"
 EXAMPLES = {

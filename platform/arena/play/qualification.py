@@ -12,12 +12,13 @@ from typing import Any
 
 from django.conf import settings
 
-from arena.core.sandboxing import QUALIFIER_BOT, Entrant, run_sandboxed_match
+from arena.bots import services
+from arena.bots.models import BotVersion
 from arena.matches.logs import game_summary, stderr_of_seat
 from arena.matches.selectors import default_competition
+from sandbox.errors import InfrastructureError
 
-from . import services
-from .models import BotVersion
+from .sandboxing import QUALIFIER_BOT, Entrant, run_sandboxed_match
 
 CANDIDATE_INDEX = 0  # the version under test is the first bot of the match
 _STDERR_LINES_KEPT = 50
@@ -51,8 +52,6 @@ def bot_version_qualify(*, version_id: int) -> BotVersion | None:
     Raises sandbox.InfrastructureError (after putting the version back to pending)
     when the sandbox cannot run: that is never the bot's fault.
     """
-    from sandbox.errors import InfrastructureError
-
     version = services.bot_version_qualification_start(version_id=version_id)
     if version is None:
         return None

@@ -2,9 +2,9 @@
 
 A Celery worker process that has played a match hands the result write to this
 thread and returns to Celery at once, which gives it its next match while the
-result is written. The write (~5 ms under load: three round trips, the ORM's
-work, the commit) and Celery's hand-over between two tasks (~3 ms) then overlap
-instead of following one another, on every match (docs/benchmarks.md).
+result is written. The write (a few milliseconds under load: its statements and
+a durable commit) and Celery's hand-over between two tasks then overlap instead of
+following one another, on every match.
 
 Why nothing is lost (docs/platform-core.md, "Results written behind the play"):
 - The match stays `running` under this worker's lease until the result commits,

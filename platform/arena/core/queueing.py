@@ -1,0 +1,18 @@
+"""Queueing a task by its name once the current transaction commits.
+
+A task is an interface with a stable name (`arena.matches.run_match`). The
+domain apps create the rows that work starts from (a match, a bot version, a
+tournament) and queue that work by name, so that they never import the package
+that carries it out (`arena.play`, above them): the name is the whole contract.
+"""
+
+from __future__ import annotations
+
+from celery import current_app
+from django.db import transaction
+
+
+def task_queue_on_commit(name: str, *args: int) -> None:
+    """Send the task `name` with `args` (ids) when the current transaction commits;
+    at once outside a transaction. Nothing is sent for a transaction that rolls back."""
+    transaction.on_commit(lambda: current_app.send_task(name, args=args))

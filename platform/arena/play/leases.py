@@ -1,0 +1,243 @@
+"""Who plays a match: the claim, the lease that keeps it, and what happens when a
+worker gives a match back or dies with it.
+
+The database is the source of truth. A queued message carries only a match id; a
+worker *claims* the row (state and a lease token), renews the lease while it
+plays, and writes the outcome only if it still holds the lease (`results`). The
+sweeper gives a match whose lease ran out (its worker died) back to the queue,
+and fails it, blaming no bot, after ARENA_MATCH_MAX_ATTEMPTS.
+
+Lock order, everywhere: the Match row, then BotVersion rows by primary key, then
+Rating rows by bot id (arena.ratings.locks), then the tournament.
+"""
+
+from __future__ import annotations
+
+import os
+import socket
+import uuid
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass
+from datetime import datetime, timedelta
+
+from django.conf import settings
+from django.db import transaction
+from django.db.models import Q
+from django.utils import timezone
+
+from arena.core.queueing import task_queue_on_commit
+from arena.matches.models import Match
+from arena.tournaments.services import tournament_match_finished
+
+from . import sql
+from .heartbeat import LeaseKeeper
+
+RUN_MATCH_TASK = "arena.matches.run_match"
+
+
+@dataclass(frozen=True, slots=True)
+class SeatToPlay:
+    """A seat of a claimed match: who sits there and where their code is."""
+
+    id: int
+    index: int
+    bot_id: int
+    bot_name: str
+    is_example: bool
+    bot_version_id: int
+    kind: str
+    code: str  # the stored file's name in the bot code storage
+
+
+@dataclass(frozen=True, slots=True)
+class Claim:
+    """A match this worker holds: the row as claimed, the lease token, the seats."""
+
+    match: Match
+    token: str
+    seats: list[SeatToPlay]  # in index order
+
+
+def worker_token() -> str:
+    """Who holds a lease: host and process, plus a nonce per claim, so that a worker
+    that claims the same match again is told apart from its earlier self."""
+    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+
+
+def _lease_until(now: datetime) -> datetime:
+    return now + timedelta(seconds=settings.ARENA_MATCH_LEASE_SECONDS)
+
+
+def _resend_after(now: datetime) -> datetime:
+    """On a QUEUED match, `lease_expires_at` is when its broker message is presumed
+    lost and `matches_resend_queued` sends another."""
+    return now + timedelta(seconds=settings.ARENA_MATCH_RESEND_SECONDS)
+
+
+def _locked(match_id: int) -> Match | None:
+    return Match.objects.select_for_update().filter(pk=match_id).first()
+
+
+def match_claim(*, match_id: int, token: str) -> Claim | None:
+    """Take a queued match (or a running one whose lease expired) for this worker.
+
+    Returns None when there is nothing to do: the match is gone, done, failed, or
+    held by a live lease. A match out of attempts is failed here instead.
+    """
+    now = timezone.now()
+    match = sql.match_claim_update(
+        match_id=match_id,
+        token=token,
+        now=now,
+        lease_until=_lease_until(now),
+        max_attempts=settings.ARENA_MATCH_MAX_ATTEMPTS,
+    )
+    if match is not None:
+        seats = [
+            SeatToPlay(seat_id, index, bot_id, name, bool(example), version_id, kind, code)
+            for seat_id, index, bot_id, name, example, version_id, kind, code in (
+                sql.match_seats_to_play(match_id=match_id)
+            )
+        ]
+        return Claim(match=match, token=token, seats=seats)
+    # Not claimable: see why under the row lock, and fail a match out of attempts.
+    with transaction.atomic():
+        locked = _locked(match_id)
+        if locked is None:
+            return None
+        claimable = locked.state == Match.State.QUEUED or (
+            locked.state == Match.State.RUNNING
+            and locked.lease_expires_at is not None
+            and locked.lease_expires_at <= now
+        )
+        if claimable and locked.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+            match_fail(match=locked, reason=f"Gave up after {locked.attempts} attempts.")
+    return None
+
+
+def match_lease_renew(*, match_id: int, token: str) -> bool:
+    """Extend the lease; False if this worker no longer holds it."""
+    renewed = Match.objects.filter(pk=match_id, state=Match.State.RUNNING, worker=token).update(
+        lease_expires_at=_lease_until(timezone.now())
+    )
+    return renewed == 1
+
+
+_lease_keeper = LeaseKeeper(match_lease_renew)
+
+
+@contextmanager
+def lease_heartbeat(*, claim: Claim, every_seconds: float) -> Iterator[None]:
+    """Renew the claim's lease every `every_seconds` while the block runs.
+
+    A legal but slow game (1000 turns just under the per-move limit) can outlast a
+    lease; the heartbeat keeps a live worker's claim whatever the games do. A
+    worker that dies stops beating, and the sweeper takes the match back when the
+    lease runs out. The renewals come from the process's one LeaseKeeper thread.
+    """
+    match_id = claim.match.pk
+    _lease_keeper.hold(match_id=match_id, token=claim.token, every_seconds=every_seconds)
+    try:
+        yield
+    finally:
+        _lease_keeper.release(match_id=match_id, token=claim.token)
+
+
+def match_append_error(*, match: Match, message: str) -> None:
+    """Add a line to the match's error text (not saved), keeping the last 4000 characters."""
+    match.error = f"{match.error}\n{message}".strip()[-4000:]
+
+
+def match_fail(*, match: Match, reason: str) -> None:
+    """Expects the match row locked. No bot is blamed: ratings and fault streaks are
+    left alone; a tournament hears of it."""
+    match.state = Match.State.FAILED
+    match_append_error(match=match, message=reason)
+    match.lease_expires_at = None
+    match.finished_at = timezone.now()
+    match.save(update_fields=["state", "error", "lease_expires_at", "finished_at"])
+    if match.tournament_id is not None:
+        tournament_match_finished(match=match)
+
+
+def _requeue(match: Match, *, message: str, now: datetime) -> None:
+    """Expects the match row locked: back to the queue, its message sent on commit."""
+    match.state = Match.State.QUEUED
+    match.worker = ""
+    match.lease_expires_at = _resend_after(now)
+    match_append_error(match=match, message=message)
+    match.save(update_fields=["state", "worker", "lease_expires_at", "error"])
+
+
+def match_release(*, claim: Claim, error: str) -> str:
+    """Give a claimed match back after an infrastructure failure (never the bots'
+    fault).
+
+    Returns "retry" (queued again: the caller retries the task), "failed" (out of
+    attempts) or "lost" (this worker no longer held it).
+    """
+    with transaction.atomic():
+        match = _locked(claim.match.pk)
+        if match is None or match.state != Match.State.RUNNING or match.worker != claim.token:
+            return "lost"
+        message = f"Attempt {match.attempts} could not run: {error}"
+        if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+            match_fail(match=match, reason=message)
+            return "failed"
+        _requeue(match, message=message, now=timezone.now())
+    return "retry"
+
+
+def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) -> list[int]:
+    """Re-queue running matches whose lease expired; fail those out of attempts.
+
+    Rows locked by a live transaction are skipped (SKIP LOCKED): a worker busy
+    writing its result is not dead. Returns the re-queued ids, sent on commit.
+    """
+    now = now or timezone.now()
+    requeued: list[int] = []
+    with transaction.atomic():
+        expired = (
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(state=Match.State.RUNNING, lease_expires_at__lt=now)
+            .order_by("pk")[:limit]
+        )
+        for match in expired:
+            message = f"Lease of {match.worker or 'a worker'} expired (attempt {match.attempts})."
+            if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+                match_fail(match=match, reason=message + " Gave up.")
+                continue
+            _requeue(match, message=message, now=now)
+            requeued.append(match.pk)
+            task_queue_on_commit(RUN_MATCH_TASK, match.pk)
+    return requeued
+
+
+def matches_resend_queued(*, now: datetime | None = None, limit: int = 500) -> list[int]:
+    """Send again the matches queued for longer than ARENA_MATCH_RESEND_SECONDS.
+
+    The database, not the broker, says what is queued: a broker that restarted
+    without persistence loses every message, and a match whose message is lost
+    would wait forever (and hold its bots out of matchmaking). Each resend pushes
+    the match's resend time one period on, so a long queue gets at most one extra
+    message per match per period; a duplicate is harmless, `match_claim` takes a
+    match once. Returns the ids, sent on commit.
+    """
+    now = now or timezone.now()
+    period = timedelta(seconds=settings.ARENA_MATCH_RESEND_SECONDS)
+    with transaction.atomic():
+        stale = list(
+            Match.objects.select_for_update(skip_locked=True)
+            .filter(state=Match.State.QUEUED)
+            .filter(
+                Q(lease_expires_at__lt=now)
+                | Q(lease_expires_at__isnull=True, created_at__lt=now - period)
+            )
+            .order_by("pk")
+            .values_list("pk", flat=True)[:limit]
+        )
+        Match.objects.filter(pk__in=stale).update(lease_expires_at=_resend_after(now))
+        for match_id in stale:
+            task_queue_on_commit(RUN_MATCH_TASK, match_id)
+    return stale

@@ -1,0 +1,64 @@
+"""The hand-written statements of playing a match: the claim, the seats, and the
+result's lease check. Each runs once for every match a worker plays (see
+arena.core.statements for why they are written out); names come from the models,
+values are parameters."""
+
+from __future__ import annotations
+
+from datetime import datetime
+
+from arena.bots.models import Bot, BotVersion
+from arena.core.statements import Row, columns, db_time, fetch_all, models_from_rows, table
+from arena.matches.models import Match, MatchSeat
+
+
+def match_claim_update(
+    *, match_id: int, token: str, now: datetime, lease_until: datetime, max_attempts: int
+) -> Match | None:
+    """Claim a queued match, or a running one whose lease ran out, in one conditional
+    UPDATE, atomic by itself: of two workers claiming at once, the second finds the
+    row no longer claimable. None when the row was not claimable."""
+    rows = fetch_all(
+        f"UPDATE {table(Match)} SET state = %s, attempts = attempts + 1, worker = %s,"  # noqa: S608
+        " lease_expires_at = %s, started_at = %s"
+        " WHERE id = %s AND attempts < %s"
+        " AND (state = %s OR (state = %s AND lease_expires_at <= %s))"
+        f" RETURNING {columns(Match)}",
+        [
+            Match.State.RUNNING,
+            token,
+            db_time(lease_until),
+            db_time(now),
+            match_id,
+            max_attempts,
+            Match.State.QUEUED,
+            Match.State.RUNNING,
+            db_time(now),
+        ],
+    )
+    return models_from_rows(Match, rows)[0] if rows else None
+
+
+def match_seats_to_play(*, match_id: int) -> list[Row]:
+    """(seat id, index, bot id, bot name, is_example, version id, kind, code) per seat,
+    in index order: what the sandbox and the result write need of them."""
+    return fetch_all(
+        'SELECT s."id", s."index", b."id", b."name", b."is_example", v."id", v."kind", v."code"'  # noqa: S608
+        f" FROM {table(MatchSeat)} s"
+        f' JOIN {table(Bot)} b ON b."id" = s."bot_id"'
+        f' JOIN {table(BotVersion)} v ON v."id" = s."bot_version_id"'
+        ' WHERE s."match_id" = %s ORDER BY s."index"',
+        [match_id],
+    )
+
+
+def match_finish_if_held(*, match_id: int, token: str, now: datetime, backend: str) -> Match | None:
+    """Mark the match done if this worker still holds it, locking its row until the
+    transaction ends; None when the lease is no longer this worker's."""
+    rows = fetch_all(
+        f"UPDATE {table(Match)} SET state = %s, lease_expires_at = NULL, finished_at = %s,"  # noqa: S608
+        " backend = %s WHERE id = %s AND state = %s AND worker = %s"
+        f" RETURNING {columns(Match)}",
+        [Match.State.DONE, db_time(now), backend, match_id, Match.State.RUNNING, token],
+    )
+    return models_from_rows(Match, rows)[0] if rows else None

@@ -1,0 +1,9 @@
+"""REST API routes of the replays app."""
+
+from django.urls import path
+
+from . import views
+
+urlpatterns = [
+    path("games/<int:pk>/replay/", views.GameReplayApi.as_view(), name="api-game-replay"),
+]

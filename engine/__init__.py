@@ -7,7 +7,6 @@ game log (REPLAY.md). Standard library only, importable by a bare ``python3 -I -
 0
 """
 
-from engine.builtin import builtin_bots
 from engine.errors import BotFault, IllegalAction, ReplayError, RulesetError
 from engine.game import play_game
 from engine.replay import replay, replay_frames
@@ -28,7 +27,6 @@ __all__ = [
     "ReplayError",
     "Ruleset",
     "RulesetError",
-    "builtin_bots",
     "play_action",
     "play_game",
     "replay",

@@ -22,6 +22,7 @@ from pathlib import Path
 from typing import Any, TextIO
 
 import engine
+from bots_examples import builtin_bots
 from engine.text import describe_event, parse_choice, render_game, render_view
 from sandbox.backends.select import BACKENDS, launcher_for, resolve_backend
 from sandbox.errors import InfrastructureError
@@ -95,7 +96,7 @@ def _players(
     specs: Sequence[str], *, backend: str, limits: Limits, seed: int, deadline: float
 ) -> tuple[list[Player], list[str], str | None]:
     """Players for bot arguments: built-in names in-process, anything else a bot file."""
-    builtins = engine.builtin_bots()
+    builtins = builtin_bots()
     chosen: str | None = None
     players: list[Player] = []
     names: list[str] = []
@@ -210,7 +211,7 @@ class TerminalPlayer:
 
 
 def command_play(args: argparse.Namespace) -> int:
-    builtins = engine.builtin_bots()
+    builtins = builtin_bots()
     opponents = args.against or ["heuristic"]
     unknown = [name for name in opponents if name not in builtins]
     if unknown:

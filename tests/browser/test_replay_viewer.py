@@ -10,7 +10,7 @@ import engine
 from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Game, Match
 from arena.matches.selectors import game_log
-from engine.builtin import builtin_bots
+from bots_examples import builtin_bots
 from tests.arena.factories import ActiveBotVersionFactory, BotFactory, match_with_seats
 from tests.browser.replay_state import SHOWN_STATE, expected_state
 

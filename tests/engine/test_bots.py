@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import doctest
 import io
 import json
 import shutil
@@ -12,7 +13,9 @@ from typing import Any
 
 import pytest
 
+import bots_examples
 import engine
+from bots_examples import builtin_bots
 from engine.bot import attack_value, legal_plays, longest_suit, rank, run, suit
 
 REPO = Path(__file__).resolve().parents[2]
@@ -69,14 +72,20 @@ def test_legal_plays_agrees_with_the_turn_message():
             checked += 1
         return player(message)
 
-    player = engine.builtin_bots()["random"](5)
+    player = builtin_bots()["random"](5)
     for seed in range(5):
         engine.play_game([bot, bot, bot], seed=seed, ruleset=engine.PRESETS["mirror"])
     assert checked > 50
 
 
+def test_the_examples_docstrings_run():
+    result = doctest.testmod(bots_examples)
+    assert result.failed == 0
+    assert result.attempted >= 3
+
+
 def test_builtin_bots_are_named_factories():
-    bots = engine.builtin_bots()
+    bots = builtin_bots()
     assert sorted(bots) == ["greedy", "heuristic", "random"]
     log = engine.play_game([bots["heuristic"](1), bots["greedy"](2), bots["random"](3)], seed=4)
     assert log["result"]["faults"] == []
@@ -113,9 +122,7 @@ def test_example_bots_play_whole_games_as_processes(name):
     bot = ProcessBot([sys.executable, "-I", "-S", str(EXAMPLES / name)], cwd=REPO)
     try:
         for game in range(2):
-            log = engine.play_game(
-                [bot, engine.builtin_bots()["random"](game)], seed=game, game=game
-            )
+            log = engine.play_game([bot, builtin_bots()["random"](game)], seed=game, game=game)
             assert log["result"]["faults"] == []
     finally:
         assert bot.close() == 0
@@ -127,7 +134,7 @@ def test_example_bots_run_alone_as_main_with_engine_on_the_path(name, tmp_path):
     env = {"PYTHONPATH": str(REPO), "PATH": "/usr/bin:/bin"}
     bot = ProcessBot([sys.executable, "main.py"], cwd=tmp_path, env=env)
     try:
-        log = engine.play_game([engine.builtin_bots()["greedy"](0), bot], seed=3)
+        log = engine.play_game([builtin_bots()["greedy"](0), bot], seed=3)
         assert log["result"]["faults"] == []
     finally:
         assert bot.close() == 0
@@ -137,7 +144,7 @@ def test_random_bot_runs_alone_on_the_standard_library(tmp_path):
     shutil.copy(EXAMPLES / "random_bot.py", tmp_path / "main.py")
     bot = ProcessBot([sys.executable, "-I", "-S", "main.py"], cwd=tmp_path, env={})
     try:
-        log = engine.play_game([bot, engine.builtin_bots()["greedy"](0)], seed=5)
+        log = engine.play_game([bot, builtin_bots()["greedy"](0)], seed=5)
         assert log["result"]["faults"] == []
     finally:
         assert bot.close() == 0
@@ -150,9 +157,7 @@ def test_the_random_bot_plays_a_deal_the_same_way_every_time():
         bot = ProcessBot([sys.executable, "-I", "-S", str(EXAMPLES / "random_bot.py")], cwd=REPO)
         try:
             return [
-                engine.play_game([bot, engine.builtin_bots()["greedy"](0)], seed=seed, game=game)[
-                    "events"
-                ]
+                engine.play_game([bot, builtin_bots()["greedy"](0)], seed=seed, game=game)["events"]
                 for game in range(2)
             ]
         finally:

@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+import ast
 import doctest
 import importlib
 import pkgutil
+import sys
+from pathlib import Path
 
 import pytest
 
@@ -41,3 +44,24 @@ def test_engine_imports_under_a_bare_interpreter():
     assert out.returncode == 0, out.stderr
     imported = eval(out.stdout)  # a printed list of module names
     assert all(name == "engine" or name.startswith("engine.") for name in imported)
+
+
+def test_engine_source_imports_only_the_standard_library_and_itself():
+    # Read, not run: an import inside a function body, or one by name through
+    # importlib, would escape the bare-interpreter test above until it is called.
+    for path in sorted(Path(engine.__file__).parent.glob("*.py")):
+        for node in ast.walk(ast.parse(path.read_text(), str(path))):
+            if isinstance(node, ast.Import):
+                roots = [alias.name.split(".")[0] for alias in node.names]
+            elif isinstance(node, ast.ImportFrom) and node.level == 0 and node.module:
+                roots = [node.module.split(".")[0]]
+            else:
+                by_name = isinstance(node, ast.Call) and (
+                    ast.unparse(node.func) in ("importlib.import_module", "__import__")
+                )
+                assert not by_name, f"{path.name}:{node.lineno} imports a module by name"
+                continue
+            for root in roots:
+                assert root == "engine" or root in sys.stdlib_module_names, (
+                    f"{path.name}:{node.lineno} imports {root}"
+                )

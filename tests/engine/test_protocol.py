@@ -8,6 +8,7 @@ import math
 import pytest
 
 import engine
+from bots_examples import builtin_bots
 from engine import BotFault
 from tests.engine import rig
 from tests.engine.rig import Script, drawer, kinds
@@ -100,7 +101,7 @@ def test_reshuffle_order_is_never_shown_to_bots():
 
         return watch
 
-    random_bot = engine.builtin_bots()["random"]
+    random_bot = builtin_bots()["random"]
     for seed in range(50):
         log = engine.play_game([watching(random_bot(seed)), watching(random_bot(-seed))], seed=seed)
         if any(e["kind"] == "reshuffle" for e in log["events"]):

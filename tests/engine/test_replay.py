@@ -8,13 +8,14 @@ import json
 import pytest
 
 import engine
+from bots_examples import builtin_bots
 from engine import ReplayError
 from engine.cards import CODES
 from tests.engine import rig
 
 
 def random_bot(seed: int):
-    return engine.builtin_bots()["random"](seed)
+    return builtin_bots()["random"](seed)
 
 
 @pytest.fixture(scope="module")

@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import engine
+from bots_examples import builtin_bots
 from engine.text import describe_event, parse_choice, render_game, render_view
 
 
 def test_render_game_tells_every_event_and_the_result():
-    bots = engine.builtin_bots()
+    bots = builtin_bots()
     log = engine.play_game([bots["heuristic"](0), bots["random"](1)], seed=8, names=["h", "r"])
     lines = list(render_game(log))
     assert lines[0].startswith("2 players (h, r)")
@@ -75,5 +76,5 @@ def test_a_person_typing_answers_plays_a_whole_game():
             return parse_choice(message, "y")
         return {}
 
-    log = engine.play_game([person, engine.builtin_bots()["greedy"](0)], seed=12)
+    log = engine.play_game([person, builtin_bots()["greedy"](0)], seed=12)
     assert log["result"]["faults"] == []

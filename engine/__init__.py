@@ -5,12 +5,14 @@ game log (REPLAY.md). Standard library only, importable by a bare ``python3 -I -
 >>> drawer = lambda message: {"action": "draw"}
 >>> engine.play_game([drawer, drawer], seed=1, ruleset={"turn_limit": 4})["result"]["winner"]
 0
+>>> engine.MIN_PLAYERS, engine.MAX_PLAYERS, engine.PRESET_NAMES[0]
+(2, 8, 'korean')
 """
 
 from engine.errors import BotFault, IllegalAction, ReplayError, RulesetError
 from engine.game import play_game
 from engine.replay import replay, replay_frames
-from engine.ruleset import PRESETS, Ruleset
+from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, PRESETS, Ruleset
 from engine.sampling import sample_state
 from engine.state import GameState
 from engine.tables import CALL, CATCH, DRAW, PASS, play_action
@@ -19,8 +21,11 @@ __all__ = [
     "CALL",
     "CATCH",
     "DRAW",
+    "MAX_PLAYERS",
+    "MIN_PLAYERS",
     "PASS",
     "PRESETS",
+    "PRESET_NAMES",
     "BotFault",
     "GameState",
     "IllegalAction",

@@ -19,7 +19,7 @@ from typing import Any
 
 from engine.cards import CARD_OF, CODES, RANK_OF, SEVEN, SUIT_INDEX
 from engine.errors import FAULT_REASONS, BotFault, IllegalAction
-from engine.ruleset import Ruleset
+from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from engine.state import PHASE_CATCH, Event, GameState, deck_order
 from engine.tables import CATCH, DRAW, PASS, play_action
 
@@ -48,8 +48,8 @@ def play_game(
     reshuffles (a fresh seed is drawn and logged when None).
     """
     players = len(bots)
-    if not 2 <= players <= 8:
-        raise ValueError("One-card is played by 2 to 8 players")
+    if not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ValueError(f"One-card is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
     if seed is None:
         seed = secrets.randbits(63)
     elif type(seed) is not int:

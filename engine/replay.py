@@ -23,7 +23,7 @@ from typing import Any
 from engine.cards import CARD_OF, CODES, SUIT_INDEX, SUITS
 from engine.errors import FAULT_REASONS, IllegalAction, ReplayError, RulesetError
 from engine.game import LOG_FORMAT
-from engine.ruleset import Ruleset
+from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from engine.state import PHASE_CATCH, PHASE_TURN, Event, GameState
 from engine.tables import CATCH, DRAW, PASS, play_action
 
@@ -85,8 +85,8 @@ def _start(log: Any) -> tuple[GameState, list[Any]]:
     if log.get("format") != LOG_FORMAT:
         raise ReplayError(f"format is not {LOG_FORMAT!r}")
     players = log.get("players")
-    if type(players) is not int or not 2 <= players <= 8:
-        raise ReplayError("players must be 2 to 8")
+    if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+        raise ReplayError(f"players must be {MIN_PLAYERS} to {MAX_PLAYERS}")
     try:
         rules = Ruleset.from_value(log.get("ruleset"))
     except RulesetError as error:

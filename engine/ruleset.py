@@ -4,14 +4,23 @@
 'korean'
 >>> Ruleset.from_value({"max_penalty": 20}).max_penalty
 20
+>>> f"{MIN_PLAYERS} to {MAX_PLAYERS} players"
+'2 to 8 players'
 """
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, fields, replace
+from types import MappingProxyType
 from typing import Any
 
 from engine.errors import RulesetError
+
+# RULES.md, Setup: the table sizes every ruleset is played at. Not an option of a
+# ruleset: the deal (5 cards each from three players up) is sized for at most 8.
+MIN_PLAYERS = 2
+MAX_PLAYERS = 8
 
 ATTACK_KEYS = ("2", "A", "AS", "BJ", "CJ")
 MAX_ATTACK_VALUE = 100
@@ -49,6 +58,22 @@ class Ruleset:
         }
 
     @classmethod
+    def preset(cls, name: str) -> Ruleset:
+        """The preset called ``name`` (one of PRESET_NAMES); RulesetError otherwise.
+
+        >>> Ruleset.preset("capped").max_penalty
+        20
+        >>> Ruleset.preset("korean").to_dict()["attack_values"]
+        {'2': 2, 'A': 3, 'AS': 5, 'BJ': 7, 'CJ': 10}
+        """
+        try:
+            return PRESETS[name]
+        except (KeyError, TypeError):
+            raise RulesetError(
+                f"unknown ruleset {name!r}; presets: {', '.join(PRESET_NAMES)}"
+            ) from None
+
+    @classmethod
     def from_value(cls, value: Ruleset | str | dict[str, Any] | None) -> Ruleset:
         """None (``korean``), a preset name, a Ruleset, or a dict of options.
 
@@ -64,12 +89,7 @@ class Ruleset:
         if isinstance(value, Ruleset):
             return value
         if isinstance(value, str):
-            try:
-                return PRESETS[value]
-            except KeyError:
-                raise RulesetError(
-                    f"unknown ruleset {value!r}; presets: {', '.join(PRESETS)}"
-                ) from None
+            return cls.preset(value)
         if isinstance(value, dict):
             return _from_dict(value)
         raise RulesetError(f"a ruleset is a preset name or a dict, not {type(value).__name__}")
@@ -133,15 +153,21 @@ def _attack_values(value: Any, default: tuple[int, ...]) -> tuple[int, int, int,
 
 KOREAN = Ruleset()
 
-PRESETS: dict[str, Ruleset] = {
-    "korean": KOREAN,
-    # Seed 001: the ace of spades is an ordinary ace.
-    "flat_aces": replace(KOREAN, name="flat_aces", attack_values=(2, 3, 3, 7, 10)),
-    # Seed 003: the older ladder, jokers bound to their color.
-    "classic": replace(KOREAN, name="classic", attack_values=(2, 3, 5, 10, 13), suited_jokers=True),
-    # The Finnish Yksi kortti: several cards of one rank at once.
-    "finnish": replace(KOREAN, name="finnish", multi_play=True),
-    "capped": replace(KOREAN, name="capped", max_penalty=20),
-    "mirror": replace(KOREAN, name="mirror", mirror_three=True),
-    "taker_continues": replace(KOREAN, name="taker_continues", taker_continues=True),
-}
+# Read-only: every game that names a preset shares these values.
+PRESETS: Mapping[str, Ruleset] = MappingProxyType(
+    {
+        "korean": KOREAN,
+        # Seed 001: the ace of spades is an ordinary ace.
+        "flat_aces": replace(KOREAN, name="flat_aces", attack_values=(2, 3, 3, 7, 10)),
+        # Seed 003: the older ladder, jokers bound to their color.
+        "classic": replace(
+            KOREAN, name="classic", attack_values=(2, 3, 5, 10, 13), suited_jokers=True
+        ),
+        # The Finnish Yksi kortti: several cards of one rank at once.
+        "finnish": replace(KOREAN, name="finnish", multi_play=True),
+        "capped": replace(KOREAN, name="capped", max_penalty=20),
+        "mirror": replace(KOREAN, name="mirror", mirror_three=True),
+        "taker_continues": replace(KOREAN, name="taker_continues", taker_continues=True),
+    }
+)
+PRESET_NAMES: tuple[str, ...] = tuple(PRESETS)

@@ -34,7 +34,7 @@ from engine.cards import (
     codes,
 )
 from engine.errors import IllegalAction
-from engine.ruleset import Ruleset
+from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from engine.tables import CALL, CARD_MASK, CATCH, DRAW, PASS, SUIT_SHIFT, Tables, tables_for
 
 PHASE_TURN = 0  # ``to_act`` plays or draws
@@ -138,8 +138,8 @@ class GameState:
 
         ``seed`` also drives every reshuffle; ``record`` keeps the omniscient event log.
         """
-        if type(players) is not int or not 2 <= players <= 8:
-            raise ValueError("One-card is played by 2 to 8 players")
+        if type(players) is not int or not MIN_PLAYERS <= players <= MAX_PLAYERS:
+            raise ValueError(f"One-card is played by {MIN_PLAYERS} to {MAX_PLAYERS} players")
         rules = Ruleset.from_value(ruleset)
         order = deck_order(deck, seed)
         self = cls.__new__(cls)

@@ -260,8 +260,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser().parse_args(argv)
     if getattr(args, "seed", 0) is None:
         args.seed = int(time.time())
-    if args.command == "match" and not 2 <= len(args.bots) <= 8:
-        print("onecard: a match has 2 to 8 bots", file=sys.stderr)
+    if args.command == "match" and not engine.MIN_PLAYERS <= len(args.bots) <= engine.MAX_PLAYERS:
+        print(
+            f"onecard: a match has {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots",
+            file=sys.stderr,
+        )
         return 2
     result: int = args.run(args)
     return result

@@ -130,6 +130,11 @@ def _in_parallel(calls: Sequence[Callable[[], Any]]) -> None:
             future.result()
 
 
+def _check_table(bots: int) -> None:
+    if not engine.MIN_PLAYERS <= bots <= engine.MAX_PLAYERS:
+        raise ValueError(f"a match has {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots")
+
+
 def play_match(
     players: Sequence[Player],
     names: Sequence[str],
@@ -144,8 +149,7 @@ def play_match(
 
     The caller starts the players and stops them afterwards, whatever happens.
     """
-    if not 2 <= len(players) <= 8:
-        raise ValueError("a match has 2 to 8 bots")
+    _check_table(len(players))
     if games < 0:
         raise ValueError("games cannot be negative")
     rules = engine.Ruleset.from_value(ruleset)
@@ -195,14 +199,14 @@ def run_match(
     runtime: str | None = None,
     progress: Progress | None = None,
 ) -> MatchResult:
-    """Play `games` games between `bots` (2 to 8), one sandboxed process per bot.
+    """Play `games` games between `bots` (engine.MIN_PLAYERS to engine.MAX_PLAYERS),
+    one sandboxed process per bot.
 
     Raises InfrastructureError when the backend cannot run at all; a bot's own
     failure is a fault in the logs, never an exception here. Call it from a thread
     that lives as long as the match (see `start_players`).
     """
-    if not 2 <= len(bots) <= 8:
-        raise ValueError("a match has 2 to 8 bots")
+    _check_table(len(bots))
     for program in bots:
         program.check()
     limits = limits or Limits()

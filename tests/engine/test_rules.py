@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import pytest
 
+import engine
 from engine import CATCH, DRAW, PASS, GameState, IllegalAction
 from engine.cards import CARD_OF, CODES
 from tests.engine import rig
@@ -73,6 +74,25 @@ def test_deck_must_hold_each_code_once():
 def test_two_to_eight_players(players):
     with pytest.raises(ValueError, match="2 to 8"):
         GameState.new(players)
+
+
+def test_the_table_sizes_are_the_engines_constants():
+    # RULES.md's "2 to 8 players", defined once: the platform and the sandbox read them.
+    assert (engine.MIN_PLAYERS, engine.MAX_PLAYERS) == (2, 8)
+    bounds = f"{engine.MIN_PLAYERS} to {engine.MAX_PLAYERS}"
+    short = {"turn_limit": 3}
+    for players in (engine.MIN_PLAYERS, engine.MAX_PLAYERS):
+        log = engine.play_game([rig.drawer] * players, seed=1, ruleset=short)
+        assert len(list(engine.replay(log))) == 3
+    for players in (engine.MIN_PLAYERS - 1, engine.MAX_PLAYERS + 1):
+        with pytest.raises(ValueError, match=bounds):
+            GameState.new(players)
+        with pytest.raises(ValueError, match=bounds):
+            engine.play_game([rig.drawer] * players, seed=1)
+        log = engine.play_game([rig.drawer] * engine.MIN_PLAYERS, seed=1, ruleset=short)
+        log["players"] = players
+        with pytest.raises(engine.ReplayError, match=bounds):
+            list(engine.replay(log))
 
 
 def test_the_same_seed_deals_the_same_game():

@@ -46,6 +46,22 @@ def test_every_preset_round_trips_through_its_dict(name):
     assert Ruleset.from_value(name) is rules
 
 
+def test_presets_by_name():
+    assert tuple(PRESETS) == engine.PRESET_NAMES
+    assert engine.PRESET_NAMES[0] == "korean"
+    for name in engine.PRESET_NAMES:
+        assert Ruleset.preset(name) is PRESETS[name]
+    with pytest.raises(RulesetError, match="presets: korean, flat_aces"):
+        Ruleset.preset("no-such-preset")
+    with pytest.raises(RulesetError, match="unknown ruleset"):
+        Ruleset.from_value("no-such-preset")
+
+
+def test_presets_are_read_only():
+    with pytest.raises(TypeError):
+        PRESETS["korean"] = PRESETS["capped"]  # type: ignore[index]
+
+
 def test_a_dict_changes_only_the_options_it_names():
     rules = Ruleset.from_value({"max_penalty": 20, "attack_values": {"AS": 3}})
     assert rules.max_penalty == 20

@@ -7,7 +7,10 @@ import subprocess
 import sys
 from pathlib import Path
 
-from sandbox.cli import wilson_interval
+import pytest
+
+import engine
+from sandbox.cli import main, wilson_interval
 from tests.sandbox.harness import FIRST_LEGAL
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -73,6 +76,15 @@ def test_bad_arguments_are_refused() -> None:
     assert onecard("match", "random").returncode == 2
     assert onecard("match", "random", "no-such-bot.py").returncode == 2
     assert onecard("play", "--against", "nobody").returncode == 2
+
+
+def test_the_table_size_is_the_engines(capsys: pytest.CaptureFixture[str]) -> None:
+    for count in (engine.MIN_PLAYERS - 1, engine.MAX_PLAYERS + 1):
+        assert main(["match", *["random"] * count, "--games", "0"]) == 2
+        refused = capsys.readouterr().err
+        assert f"{engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots" in refused
+    assert main(["match", *["random"] * engine.MAX_PLAYERS, "--games", "1"]) == 0
+    assert "random#8" in capsys.readouterr().out
 
 
 def test_wilson_interval_is_sane() -> None:

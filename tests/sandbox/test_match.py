@@ -9,8 +9,10 @@ from typing import Any
 
 import pytest
 
+import engine
 import sandbox
-from sandbox.match import block_seed, seating_for
+from sandbox.inprocess import InProcessBot
+from sandbox.match import block_seed, play_match, seating_for
 from tests.sandbox.harness import BOTS, FIRST_LEGAL, fault_of, render
 
 
@@ -117,3 +119,13 @@ def test_unknown_backend_and_missing_bot_are_refused(tmp_path: Path) -> None:
         sandbox.resolve_backend("chroot", allow_unsandboxed=True)
     with pytest.raises(ValueError, match="no Python file"):
         local_match([tmp_path / "missing.py", FIRST_LEGAL])
+
+
+def test_a_table_has_the_engines_sizes() -> None:
+    bounds = f"{engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots"
+    for count in (engine.MIN_PLAYERS - 1, engine.MAX_PLAYERS + 1):
+        with pytest.raises(ValueError, match=bounds):
+            local_match([FIRST_LEGAL] * count)
+        players = [InProcessBot(lambda message: {"action": "draw"}) for _ in range(count)]
+        with pytest.raises(ValueError, match=bounds):
+            play_match(players, [f"bot{i}" for i in range(count)], games=1, seed=1)

@@ -1,17 +1,25 @@
-"""How much the sandbox costs: per decision and per match start-up, per backend.
+"""How much the sandbox costs: per decision, per bot start-up and per match, per backend.
 
-    .venv/bin/python benchmarks/sandbox.py [--rounds 1000] [--starts 8] [--write]
+    .venv/bin/python benchmarks/sandbox.py [--rounds 1000] [--starts 8] [--messages 100] [--write]
 
-Side by side in one run (the machine is shared and noisy; compare within a run):
+Each backend against the bare path it rides on, side by side in one run (the machine
+is shared and noisy; compare within a run). The bare path runs the same bot with
+no sandbox code: a plain pipe to a subprocess, bare `bwrap` with the backend's
+options, and for docker the Docker SDK path the backend uses (a container made with
+the backend's own create options, attached and started through the SDK), with the
+bot's code given on its command line.
 
-- the raw round trip of a JSON line through a pipe to a Python echo process, the
-  physical limit, and the same echo behind bare `bwrap` and bare `docker run -i`;
-- one decision through each backend (`BotProcess.exchange` plus reply parsing) with
-  a bot that answers at once, on the same payload, against the raw path it rides on;
-- the start-up of one bot per backend (launch until its reply to `start`) against a
-  bare `python3 -I -S -c pass`, `bwrap ... python3 -c pass` and `docker run ... pass`.
+- per decision: one JSON line to the bot and one back, through an echo process (the
+  path's physical limit), the bare bot, and the backend (`BotProcess.exchange` plus
+  reply parsing);
+- per start-up: the bare tool running `python3 -c pass` to its exit, and the bot
+  started until its reply to `start`, bare and through the backend;
+- per match: start-up, a `start` line and `--messages` turn lines, and the end of
+  the bot (its input closed, the process or container gone), bare and through the
+  backend.
 
-`--write` replaces the Sandbox section of docs/benchmarks.md with the table.
+Every sentence printed is computed from this run's figures. `--write` replaces the
+Sandbox section of docs/benchmarks.md with what is printed.
 
 `--launch N` instead times N starts of a local bot's process (`/bin/true` in its
 cgroup, rlimits and user) from a process the size of a worker (Django and the
@@ -25,17 +33,19 @@ import argparse
 import json
 import os
 import re
+import socket
 import statistics
+import struct
 import subprocess
 import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
-from contextlib import contextmanager
-from dataclasses import dataclass, field
+from contextlib import AbstractContextManager, contextmanager
+from dataclasses import dataclass
 from functools import partial
 from pathlib import Path
-from typing import Any
+from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
 # Run as a script, this folder would come first on sys.path, and its platform.py
@@ -49,9 +59,17 @@ from sandbox.backends.bwrap import (  # noqa: E402
     bwrap_sandbox_args,
     launch_bwrap,
 )
-from sandbox.backends.docker import DEFAULT_IMAGE, docker_available, launch_docker  # noqa: E402
+from sandbox.backends.docker import (  # noqa: E402
+    DEFAULT_IMAGE,
+    SANDBOX_TMP,
+    docker_available,
+    docker_client,
+    host_config,
+    launch_docker,
+)
 from sandbox.backends.local import interpreter, launch_subprocess  # noqa: E402
 from sandbox.backends.pipes import drop_privileges  # noqa: E402
+from sandbox.labels import container_labels  # noqa: E402
 from sandbox.limits import Limits  # noqa: E402
 from sandbox.process import BotProcess  # noqa: E402
 from sandbox.program import BotProgram  # noqa: E402
@@ -66,40 +84,184 @@ QUICK_BOT = (
     '    sys.stdout.write(\'{"action": "draw"}\\n\')\n'
     "    sys.stdout.flush()\n"
 )
+START = b'{"type": "start"}\n'
 SMALL = json.dumps({"type": "turn", "seat": 0, "turn": 3, "legal": ["5H"], "time_ms": 1000})
 KILOBYTE = json.dumps(
     {"type": "turn", "seat": 0, "hand": ["5H"] * 150, "legal": [], "time_ms": 1000}
 )
-
+# Docker's attach stream: an 8-byte header (stream, size) before each payload.
+FRAME_HEADER = struct.Struct(">BxxxL")
 
 RoundTrip = Callable[[bytes], object]
 
 
-def spawn(argv: list[str], path: BotPath, **pipes: Any) -> subprocess.Popen[bytes]:
-    """Start a bare tool as the sandbox would be started, but with no sandbox code."""
-    drop = None if path.run_as is None else partial(drop_privileges, path.run_as)
-    return subprocess.Popen(argv, env=path.env, preexec_fn=drop, **pipes)
+class BarePath(Protocol):
+    """A way to run a bot with no sandbox code: the baseline of one backend."""
+
+    def open(self, code: str) -> AbstractContextManager[RoundTrip]:
+        """Start ``python3 -I -S -c code``; on leaving, close its input and wait for
+        it to end (the bots here exit at the end of their input)."""
+        ...
+
+    def run(self, code: str) -> None:
+        """Run ``python3 -I -S -c code`` to its exit."""
+        ...
 
 
-@contextmanager
-def bare_process(argv: list[str], path: BotPath) -> Iterator[RoundTrip]:
-    """Round trips through a plain pipe to the process `argv` (no sandbox code)."""
-    process = spawn(argv, path, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert process.stdin is not None
-    assert process.stdout is not None
-    stdin, stdout = process.stdin, process.stdout
+@dataclass
+class ProcessPath:
+    """A bare command line: nothing, or bwrap with the backend's options."""
 
-    def round_trip(line: bytes) -> bytes:
-        stdin.write(line)
-        stdin.flush()
-        return stdout.readline()
+    prefix: list[str]
+    python: str
+    run_as: int | None = None  # the same user as the sandbox's bot
 
-    try:
-        yield round_trip
-    finally:
-        stdin.close()
-        process.kill()
-        process.wait()
+    def _spawn(self, code: str, **pipes: Any) -> subprocess.Popen[bytes]:
+        drop = None if self.run_as is None else partial(drop_privileges, self.run_as)
+        argv = [*self.prefix, self.python, "-I", "-S", "-c", code]
+        return subprocess.Popen(argv, env={}, preexec_fn=drop, **pipes)
+
+    @contextmanager
+    def open(self, code: str) -> Iterator[RoundTrip]:
+        process = self._spawn(code, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
+        assert process.stdin is not None
+        assert process.stdout is not None
+        stdin, stdout = process.stdin, process.stdout
+
+        def round_trip(line: bytes) -> bytes:
+            stdin.write(line)
+            stdin.flush()
+            return stdout.readline()
+
+        try:
+            yield round_trip
+            stdin.close()
+            process.wait()
+        finally:
+            process.kill()
+            process.wait()
+
+    def run(self, code: str) -> None:
+        self._spawn(code).wait()
+
+
+@dataclass
+class ContainerPath:
+    """The bare Docker SDK path: a container with the backend's create options,
+    attached and started over the SDK's API client as the backend does, the code on
+    its command line (the backend copies it in with `put_archive` and starts it
+    through its bootstrap), the attach stream read with a plain blocking socket."""
+
+    image: str
+    limits: Limits
+
+    def _create(self, code: str) -> tuple[Any, str]:
+        api = docker_client()
+        created = api.create_container(
+            self.image,
+            command=["python3", "-I", "-S", "-c", code],
+            user="65534:65534",
+            working_dir=SANDBOX_TMP,
+            hostname="bot",
+            environment=[],
+            network_disabled=True,
+            stdin_open=True,
+            labels=container_labels(self.limits),
+            host_config=host_config(api, self.limits, None),
+        )
+        return api, created["Id"]
+
+    @contextmanager
+    def open(self, code: str) -> Iterator[RoundTrip]:
+        api, container = self._create(code)
+        attached = None
+        try:
+            attached = api.attach_socket(
+                container, params={"stdin": 1, "stdout": 1, "stderr": 1, "stream": 1}
+            )
+            sock: socket.socket = getattr(attached, "_sock", attached)
+            sock.settimeout(None)
+            api.start(container)
+            frames = bytearray()
+            stdout = bytearray()
+
+            def round_trip(line: bytes) -> bytes:
+                sock.sendall(line)
+                while (newline := stdout.find(b"\n")) < 0:
+                    data = sock.recv(65536)
+                    if not data:
+                        raise EOFError("the container ended")
+                    frames.extend(data)
+                    while len(frames) >= FRAME_HEADER.size:
+                        stream, size = FRAME_HEADER.unpack_from(frames)
+                        end = FRAME_HEADER.size + size
+                        if len(frames) < end:
+                            break
+                        if stream == 1:
+                            stdout.extend(frames[FRAME_HEADER.size : end])
+                        del frames[:end]
+                reply = bytes(stdout[: newline + 1])
+                del stdout[: newline + 1]
+                return reply
+
+            yield round_trip
+            sock.shutdown(socket.SHUT_WR)
+            while sock.recv(65536):  # the stream ends when the container does
+                pass
+        finally:
+            if attached is not None:
+                attached.close()
+            api.remove_container(container, force=True, v=True)
+
+    def run(self, code: str) -> None:
+        api, container = self._create(code)
+        try:
+            api.start(container)
+            api.wait(container)
+        finally:
+            api.remove_container(container, force=True, v=True)
+
+
+@dataclass
+class Backend:
+    """One backend and the bare path it rides on."""
+
+    name: str
+    bare_name: str  # what the sentences call the bare path
+    bare: BarePath
+    launch: Callable[[BotProgram, Limits], BotProcess]
+    pinned: bool  # whether pinning this process to one CPU reaches the bot
+
+
+def backends(limits: Limits) -> list[Backend]:
+    found = [
+        Backend(
+            "subprocess", "a bare pipe", ProcessPath([], interpreter()), launch_subprocess, True
+        )
+    ]
+    bwrap = bwrap_path()
+    if bwrap:
+        python = bot_interpreter()
+        prefix = [
+            *bwrap_sandbox_args(limits, bwrap, python),
+            "--remount-ro",
+            "/",
+            "--chdir",
+            "/tmp",
+        ]
+        bare = ProcessPath(prefix, python, run_as=bwrap_run_as(bwrap, python))
+        found.append(Backend("bwrap", "bare bwrap", bare, launch_bwrap, True))
+    if docker_available():
+        image = os.environ.get("ARENA_SANDBOX_IMAGE", DEFAULT_IMAGE)
+
+        def launch(program: BotProgram, limits: Limits) -> BotProcess:
+            return launch_docker(program, limits, image=image, runtime=None)
+
+        # Containers are started by the Docker daemon: pinning does not reach them.
+        found.append(
+            Backend("docker", "the bare SDK path", ContainerPath(image, limits), launch, False)
+        )
+    return found
 
 
 @contextmanager
@@ -117,8 +279,7 @@ def pinned_to_one_cpu(enabled: bool) -> Iterator[None]:
     same bot answers in 11 µs when it shares a CPU with its caller and in 40 µs when
     every wake-up crosses to the other CPU, and that placement differs from one
     process to the next. Pinned, every contender rides the same path, so what
-    differs between them is what the sandbox adds. (Containers are started by the
-    Docker daemon and do not inherit this.)
+    differs between them is what the sandbox adds.
     """
     if not enabled or not hasattr(os, "sched_setaffinity"):
         yield
@@ -149,25 +310,32 @@ def interleaved_us(contenders: list[RoundTrip], line: bytes, rounds: int) -> lis
     return [statistics.median(times) for times in samples]
 
 
-def first_reply_ms(argv: list[str], path: BotPath) -> float:
-    """Start `argv` and wait for its reply to one `start` line (bare tool, no sandbox code)."""
-    began = time.perf_counter()
-    process = spawn(argv, path, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
-    assert process.stdin is not None
-    assert process.stdout is not None
-    process.stdin.write(b'{"type": "start"}\n')
-    process.stdin.flush()
-    process.stdout.readline()
-    elapsed = (time.perf_counter() - began) * 1000
-    process.kill()
-    process.wait()
-    return elapsed
+def interleaved_ms(measures: list[Callable[[], float]], repeats: int) -> list[float]:
+    """The median of each measure over ``repeats``, taken in turn."""
+    samples: list[list[float]] = [[] for _ in measures]
+    for _ in range(repeats):
+        for measure, times in zip(measures, samples, strict=True):
+            times.append(measure())
+    return [statistics.median(times) for times in samples]
 
 
-def run_ms(argv: list[str], path: BotPath) -> float:
-    began = time.perf_counter()
-    spawn(argv, path).wait()
+def elapsed_ms(began: float) -> float:
     return (time.perf_counter() - began) * 1000
+
+
+def run_ms(bare: BarePath) -> float:
+    began = time.perf_counter()
+    bare.run("pass")
+    return elapsed_ms(began)
+
+
+def bare_start_ms(bare: BarePath) -> float:
+    """Start the bare bot and wait for its reply to `start`; its end is not counted."""
+    began = time.perf_counter()
+    with bare.open(QUICK_BOT) as round_trip:
+        round_trip(START)
+        took = elapsed_ms(began)
+    return took
 
 
 def sandbox_start_ms(launch: Callable[[], BotProcess]) -> float:
@@ -175,50 +343,54 @@ def sandbox_start_ms(launch: Callable[[], BotProcess]) -> float:
     began = time.perf_counter()
     bot = launch()
     try:
-        bot.exchange(b'{"type": "start"}\n', time.monotonic() + 30)
-        return (time.perf_counter() - began) * 1000
+        bot.exchange(START, time.monotonic() + 30)
+        return elapsed_ms(began)
     finally:
         bot.kill()
 
 
-def median(measure: Callable[[], float], repeats: int) -> float:
-    return statistics.median(measure() for _ in range(repeats))
+def bare_match_ms(bare: BarePath, messages: int) -> float:
+    line = (SMALL + "\n").encode()
+    began = time.perf_counter()
+    with bare.open(QUICK_BOT) as round_trip:
+        round_trip(START)
+        for _ in range(messages):
+            round_trip(line)
+    return elapsed_ms(began)
 
 
-@dataclass
-class BotPath:
-    """One way to reach a bot: the bare tool's command prefix and our launcher."""
-
-    name: str
-    prefix: list[str]
-    python: str
-    launch: Callable[[BotProgram, Limits], BotProcess]
-    env: dict[str, str] | None = field(default_factory=dict)
-    run_as: int | None = None  # the bare tool runs as the same user as the sandbox's
-
-
-def paths(limits: Limits) -> list[BotPath]:
-    found = [BotPath("pipe (subprocess)", [], interpreter(), launch_subprocess)]
-    bwrap = bwrap_path()
-    if bwrap:
-        python = bot_interpreter()
-        sandbox_args = bwrap_sandbox_args(limits, bwrap, python)
-        prefix = [*sandbox_args, "--remount-ro", "/", "--chdir", "/tmp"]
-        run_as = bwrap_run_as(bwrap, python)
-        found.append(BotPath("bwrap", prefix, python, launch_bwrap, run_as=run_as))
-    if docker_available():
-        image = os.environ.get("ARENA_SANDBOX_IMAGE", DEFAULT_IMAGE)
-
-        def launch(program: BotProgram, limits: Limits) -> BotProcess:
-            return launch_docker(program, limits, image=image, runtime=None)
-
-        prefix = ["docker", "run", "-i", "--rm", "--network", "none", image]
-        # The docker client needs the environment (DOCKER_HOST and such).
-        found.append(BotPath("docker", prefix, "python3", launch, env=None))
-    return found
+def sandbox_match_ms(launch: Callable[[], BotProcess], messages: int) -> float:
+    """A match's life of one bot through the backend, ended as a seat ends it (close)."""
+    line = (SMALL + "\n").encode()
+    began = time.perf_counter()
+    with sandboxed(launch()) as round_trip:
+        round_trip(START)
+        for _ in range(messages):
+            round_trip(line)
+    return elapsed_ms(began)
 
 
-def run(rounds: int, starts: int, *, pin: bool = True) -> str:
+def change(ours: float, bare: float, unit: str, digits: int) -> str:
+    """'adds 4.1 µs (+38%)' or 'saves 12 ms (-9%)': the sandbox against the bare path."""
+    added = ours - bare
+    verb = "adds" if added >= 0 else "saves"
+    return f"{verb} {abs(added):.{digits}f} {unit} ({added / bare:+.0%})"
+
+
+def machine() -> str:
+    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
+    model = "unknown CPU"
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            if line.startswith("model name"):
+                model = line.partition(":")[2].strip()
+                break
+    except OSError:
+        pass
+    return f"{cpus} CPUs ({model}), Python {sys.version.split()[0]}"
+
+
+def run(rounds: int, starts: int, messages: int, *, pin: bool = True) -> str:
     limits = Limits()
     workdir = Path(tempfile.mkdtemp(prefix="onecard-bench-"))
     quick_file = workdir / "quick.py"
@@ -227,16 +399,18 @@ def run(rounds: int, starts: int, *, pin: bool = True) -> str:
 
     decisions: list[str] = []
     start_ups: list[str] = []
-    for path in paths(limits):
-        echo = [*path.prefix, path.python, "-I", "-S", "-c", ECHO]
-        same_bot = [*path.prefix, path.python, "-I", "-S", "-c", QUICK_BOT]
+    matches: list[str] = []
+    said: list[str] = []
+    for backend in backends(limits):
+        launch = partial(backend.launch, quick, limits)
+        small: tuple[float, float] = (0.0, 0.0)
         for label, payload in (("small", SMALL), ("1 KB", KILOBYTE)):
             line = (payload + "\n").encode()
             with (
-                pinned_to_one_cpu(pin and path.name != "docker"),
-                bare_process(echo, path) as echo_trip,
-                bare_process(same_bot, path) as bare_trip,
-                sandboxed(path.launch(quick, limits)) as our_trip,
+                pinned_to_one_cpu(pin and backend.pinned),
+                backend.bare.open(ECHO) as echo_trip,
+                backend.bare.open(QUICK_BOT) as bare_trip,
+                sandboxed(launch()) as our_trip,
             ):
                 echo_us, bare_us, ours_us = interleaved_us(
                     [echo_trip, bare_trip, our_trip], line, rounds
@@ -245,71 +419,84 @@ def run(rounds: int, starts: int, *, pin: bool = True) -> str:
             # what the sandbox adds, on top of the echo, is the path's real cost.
             added = ours_us - bare_us
             decisions.append(
-                f"| {path.name}, {label} line | {echo_us:.1f} µs | {bare_us:.1f} µs "
+                f"| {backend.name}, {label} line | {echo_us:.1f} µs | {bare_us:.1f} µs "
                 f"| {ours_us:.1f} µs | {added:+.1f} µs | {ours_us / bare_us:.2f}x "
                 f"| {(echo_us + added) / echo_us:.2f}x |"
             )
-        nothing = [*[a for a in path.prefix if a != "-i"], path.python, "-I", "-S", "-c", "pass"]
-        pass_ms = median(partial(run_ms, nothing, path), starts)
-        bare_ms = median(partial(first_reply_ms, same_bot, path), starts)
-        ours_ms = median(partial(sandbox_start_ms, partial(path.launch, quick, limits)), starts)
+            if label == "small":
+                small = (bare_us, ours_us)
+        pass_ms, bare_ms, ours_ms = interleaved_ms(
+            [
+                partial(run_ms, backend.bare),
+                partial(bare_start_ms, backend.bare),
+                partial(sandbox_start_ms, launch),
+            ],
+            starts,
+        )
         start_ups.append(
-            f"| {path.name} | {pass_ms:.0f} ms | {bare_ms:.0f} ms | {ours_ms:.0f} ms "
+            f"| {backend.name} | {pass_ms:.0f} ms | {bare_ms:.0f} ms | {ours_ms:.0f} ms "
             f"| {ours_ms / bare_ms:.2f}x |"
+        )
+        bare_match, ours_match = interleaved_ms(
+            [
+                partial(bare_match_ms, backend.bare, messages),
+                partial(sandbox_match_ms, launch, messages),
+            ],
+            starts,
+        )
+        matches.append(
+            f"| {backend.name} | {bare_match:.0f} ms | {ours_match:.0f} ms "
+            f"| {ours_match - bare_match:+.0f} ms | {ours_match / bare_match:.2f}x |"
+        )
+        said.append(
+            f"- {backend.name}: over {backend.bare_name}, the sandbox "
+            f"{change(small[1], small[0], 'µs', 1)} per decision (small line), "
+            f"{change(ours_ms, bare_ms, 'ms', 0)} per start-up, and "
+            f"{change(ours_match, bare_match, 'ms', 0)} per match of {messages} messages."
         )
 
     flags = "" if pin else " --no-pin"
+    pinning = (
+        "The subprocess and bwrap rows ran pinned to one CPU (see `pinned_to_one_cpu`); "
+        "docker containers are placed by the daemon."
+        if pin
+        else "Nothing pinned: the scheduler places every process."
+    )
     lines = [
-        f"`.venv/bin/python benchmarks/sandbox.py --rounds {rounds} --starts {starts}{flags}`",
-        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}, Python {sys.version.split()[0]}).",
+        f"`.venv/bin/python benchmarks/sandbox.py --rounds {rounds} --starts {starts} "
+        f"--messages {messages}{flags}`; {machine()}.",
         "",
         "Per decision, one JSON line to the bot and one back: the median of blocks of 100",
-        "round trips that alternate between the three. *Echo* is a Python process",
-        "that echoes lines (the physical limit of the path); *bare bot* is the same bot",
-        "as the sandbox runs, behind the same bare path (a plain pipe, bare `bwrap`, bare",
-        "`docker run -i`) with no sandbox code; *sandbox* is `BotProcess.exchange` plus",
-        "reply parsing (deadline, line and budget checks, hostile-JSON checks). The bot",
-        "parses each message and answers at once. *Added* is sandbox minus bare bot (the",
-        "bot's own work cancels out); the ratios are sandbox / bare bot and (echo +",
-        "added) / echo, the issue's target being 1.5x."
-        + (
-            " Pipe paths ran pinned to one CPU (see `pinned_to_one_cpu`); docker"
-            " containers are placed by the daemon."
-            if pin
-            else " Nothing pinned: the scheduler places every process."
-        ),
+        "round trips that alternate between the three. *Echo* is a Python process that",
+        "echoes lines (the physical limit of the path); *bare bot* is the same bot as the",
+        "sandbox runs, behind the bare path (a plain pipe, bare `bwrap`, or a container",
+        "made, attached and started through the Docker SDK with the backend's create",
+        "options) with no sandbox code; *sandbox* is `BotProcess.exchange` plus reply",
+        "parsing. The bot parses each message and answers at once. *Added* is sandbox",
+        "minus bare bot (the bot's own work cancels out); the ratios are sandbox / bare",
+        f"bot and (echo + added) / echo. {pinning}",
         "",
         "| path | echo | bare bot | sandbox | added | sandbox / bare | vs echo |",
         "|---|---|---|---|---|---|---|",
         *decisions,
         "",
-        f"Start-up of one bot, median of {starts}: `-c pass` is the bare tool running",
-        "`python3 -I -S -c pass` to its exit; *bare bot* and *sandbox* run until the bot's",
-        "reply to a `start` line (the bot imports json first). Ratio: sandbox / bare bot.",
+        f"Start-up of one bot, medians of {starts} taken in turn: `-c pass` is the bare",
+        "path running `python3 -I -S -c pass` to its exit (for docker: create, start, wait,",
+        "remove); *bare bot* and *sandbox* run until the bot's reply to a `start` line.",
         "",
-        "| backend | `-c pass` | bare bot | sandbox | ratio |",
+        "| backend | `-c pass` | bare bot | sandbox | sandbox / bare |",
         "|---|---|---|---|---|",
         *start_ups,
         "",
-        "Reading: on the production path (docker) a decision costs what the bare",
-        "`docker run -i` path costs, and a bot starts faster than a bare `docker run`",
-        "(the SDK skips the CLI; the container is created, given its code and started",
-        "over one connection). On pipes the sandbox adds about 4-5 µs to a 10-15 µs",
-        "round trip: a poll for output nobody asked for before each message (0.4 µs),",
-        "a deadline-bounded wait (poll then read, 1.1 µs more than a blocking read),",
-        "the hostile-JSON checks (0.7 µs) and the bookkeeping. (A local bot gets its own",
-        "process group, not its own session: setsid would also give it its own scheduler",
-        "autogroup, 0.45 µs more per round trip; bwrap's --new-session still detaches",
-        "the bot itself from any terminal.)",
-        "Unpinned, the scheduler's placement alone moves a round trip between 10 and",
-        "50 µs from one process to the next (`--no-pin` shows it), which swamps all of",
-        "that. A local bot's start runs a bootstrap that imports nothing (runpy alone",
-        "cost 5 ms) and pays for entering its cgroups: on cgroup v1 each of the two",
-        "writes to `cgroup.procs` can wait for an RCU grace period (up to 2 x 10 ms when",
-        "starts are spread out; `echo 1 > /sys/kernel/rcu_expedited` on a worker host",
-        "brings it to about 1 ms; which starts pay it varies from run to run, hence the",
-        "spread of the bwrap start-up ratio between 1.3x and 1.9x). A match starts each",
-        "bot once, not per game.",
+        f"One bot's match, medians of {starts} taken in turn: start-up, a `start` line and",
+        f"{messages} small turn lines, then the end: input closed, the bot's exit awaited,",
+        "its process or container gone (the sandbox's `close()`, as a seat ends a match).",
+        "",
+        "| backend | bare bot | sandbox | added | sandbox / bare |",
+        "|---|---|---|---|---|",
+        *matches,
+        "",
+        *said,
     ]
     return "\n".join(lines)
 
@@ -351,7 +538,7 @@ def launch_costs(starts: int) -> str:
     import django
 
     django.setup()
-    import arena.matches.tasks  # noqa: F401  (a worker's modules, for its size)
+    import arena.play.tasks  # noqa: F401  (a worker's modules, for its size)
     from sandbox.backends.cgroups import BotCgroup
     from sandbox.backends.launcher import launcher_argv, wait_started
 
@@ -391,9 +578,9 @@ def launch_costs(starts: int) -> str:
         results[use_launcher].append(start(use_launcher))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     lines = [
-        f"`.venv/bin/python benchmarks/sandbox.py --launch {starts}` "
-        f"({time.strftime('%Y-%m-%d %H:%M UTC', time.gmtime())}; a {rss} MB process "
-        "with Django and the platform loaded, as a worker; alternating):",
+        f"`.venv/bin/python benchmarks/sandbox.py --launch {starts}`; {machine()}; "
+        f"a {rss} MB process with Django and the platform loaded, as a worker; "
+        "the two ways alternating:",
         "",
         "| start of one bot process | wall, median | worker's CPU, median |",
         "|---|---|---|",
@@ -420,6 +607,7 @@ def main() -> None:
     options = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     options.add_argument("--rounds", type=int, default=1000)
     options.add_argument("--starts", type=int, default=8)
+    options.add_argument("--messages", type=int, default=100, help="turn lines per match")
     options.add_argument("--write", action="store_true", help="update docs/benchmarks.md")
     options.add_argument(
         "--launch", type=int, metavar="N", help="only time N bot process starts, two ways"
@@ -431,7 +619,7 @@ def main() -> None:
     if args.launch:
         print(launch_costs(args.launch))
         return
-    text = run(args.rounds, args.starts, pin=not args.no_pin)
+    text = run(args.rounds, args.starts, args.messages, pin=not args.no_pin)
     print(text)
     if args.write:
         write_section(text)

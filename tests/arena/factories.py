@@ -17,6 +17,8 @@ from arena.bots.models import Bot, BotVersion
 from arena.matches.defaults import KOREAN_RULESET
 from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Competition, Game, Match, MatchSeat
+from arena.matches.selectors import match_seats_of
+from arena.ratings.services import ratings_apply_match_games
 
 # Draws every turn: legal forever, never faults, easy to beat.
 DRAW_BOT_SOURCE = b"""import json, sys
@@ -207,3 +209,8 @@ class GameFactory(factory.django.DjangoModelFactory):
     turns = factory.LazyAttribute(lambda o: o.summary.turns)
     adjudicated = factory.LazyAttribute(lambda o: o.summary.adjudicated)
     log_compressed = factory.LazyAttribute(lambda o: log_compress(o.log))
+
+
+def rate_game(game: Game) -> None:
+    """Rate one recorded game through the entry point the result write calls."""
+    ratings_apply_match_games(games=[game], seats=match_seats_of(match_id=game.match_id))

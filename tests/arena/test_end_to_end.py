@@ -18,10 +18,10 @@ from django.core.management import call_command
 import engine
 from arena.bots.models import BotVersion
 from arena.bots.services import bot_version_upload
-from arena.core.sandboxing import EXAMPLES_DIR
-from arena.matches.matchmaking import ladders_matchmake
 from arena.matches.models import Competition, Game, Match
 from arena.matches.selectors import game_log
+from arena.play.matchmaking import ladders_matchmake
+from arena.play.sandboxing import EXAMPLES_DIR
 from arena.ratings.models import Rating, RatingChange
 from arena.tournaments.models import Tournament
 from arena.tournaments.selectors import tournament_progress, tournament_standings

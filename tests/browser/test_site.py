@@ -12,10 +12,10 @@ from django.urls import reverse
 
 import engine
 from arena.bots.models import BotVersion
-from arena.core.sandboxing import EXAMPLES_DIR
-from arena.matches.matchmaking import ladders_matchmake
 from arena.matches.models import Competition, Game, Match
 from arena.matches.selectors import game_log
+from arena.play.matchmaking import ladders_matchmake
+from arena.play.sandboxing import EXAMPLES_DIR
 from arena.tournaments.models import Tournament
 from tests.arena.factories import KOREAN
 from tests.browser.replay_state import SHOWN_STATE, expected_state

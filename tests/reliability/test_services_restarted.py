@@ -18,7 +18,7 @@ from arena.bots.models import BotVersion
 from arena.bots.services import bot_version_upload
 from arena.matches.models import Competition, Game, Match
 from arena.matches.services import match_create
-from arena.matches.tasks import sweep_expired_leases
+from arena.play.tasks import sweep_expired_leases
 from arena.ratings.models import RatingChange
 from tests.arena.factories import ActiveBotVersionFactory, CompetitionFactory
 from tests.reliability.bots import paced_bot_source
@@ -100,7 +100,7 @@ def test_postgres_restart_with_matches_queued_and_running(workers):
     assert_stored_once_and_nobody_blamed(matches, versions)
     # The matches that were playing kept their results: a connection the restart
     # cut is replaced at its next use (health checks), the result write included
-    # (arena.matches.recorder tries it again while the database is away). A claim
+    # (arena.play.recorder tries it again while the database is away). A claim
     # whose COMMIT the restart cut off is played once more, after its lease.
     attempts = Match.objects.filter(pk__in=[m.pk for m in matches]).values_list(
         "attempts", flat=True

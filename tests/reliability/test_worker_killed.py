@@ -17,7 +17,7 @@ import pytest
 
 from arena.matches.models import Game, Match
 from arena.matches.services import match_create
-from arena.matches.tasks import cleanup_sandbox_orphans, sweep_expired_leases
+from arena.play.tasks import cleanup_sandbox_orphans, sweep_expired_leases
 from arena.ratings.models import Rating, RatingChange
 from sandbox.labels import BOT_LABEL, OWNER_PID_LABEL
 from tests.arena.factories import ActiveBotVersionFactory, CompetitionFactory
@@ -183,7 +183,7 @@ def test_worker_killed_while_writing_the_result_stores_nothing_then_once(workers
     """The result of a match is one transaction: a worker SIGKILLed in the middle of
     writing it (games inserted, waiting for a bot's row) leaves no trace, and the
     match is stored once when it is played again. The write runs behind the play
-    (arena.matches.recorder): the task had returned and its message was acked, so
+    (arena.play.recorder): the task had returned and its message was acked, so
     it is the lease's expiry that brings the match back."""
     require_ci_services()
     competition = CompetitionFactory(seats=2, games_per_match=GAMES)

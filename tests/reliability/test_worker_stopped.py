@@ -1,6 +1,6 @@
 """A worker told to stop (SIGTERM to its main process, as `docker stop` and a
 service manager send it) while a result is being written behind the play: the
-pool process finishes the write before it exits (arena.matches.recorder), so the
+pool process finishes the write before it exits (arena.play.recorder), so the
 match is done at its first attempt and nothing waits for a lease to run out."""
 
 from __future__ import annotations

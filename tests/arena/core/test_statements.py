@@ -1,5 +1,5 @@
-"""arena.core.statements: the hand-written statements of the per-match path, and
-the pipeline that sends several of them in one round trip (PostgreSQL)."""
+"""arena.core.statements: the helpers behind the hand-written statements of the
+per-match path (each app's sql.py)."""
 
 from __future__ import annotations
 
@@ -13,58 +13,63 @@ pytestmark = pytest.mark.django_db(transaction=True)
 
 
 def _competition(slug: str) -> Competition:
-    return Competition(slug=slug, name=slug, ruleset={}, seats=2)
+    return Competition(slug=slug, name=slug, ruleset={"name": slug}, seats=2)
 
 
-def test_a_pipeline_sends_writes_and_reads_their_rows_in_order() -> None:
-    table = Competition._meta.db_table
-    with transaction.atomic(), statements.pipelined():
-        statements.insert([_competition("first")], keys=False)  # sent, answer not read
-        second = _competition("second")
-        statements.insert([second])  # its key is read: waits for both
-        sent = statements.send(
-            f'SELECT "slug" FROM "{table}" WHERE "slug" IN (%s, %s) ORDER BY "slug"',
-            ["first", "second"],
-        )
-        statements.execute(f'UPDATE "{table}" SET "name" = %s WHERE "slug" = %s', ["1st", "first"])
-        assert sent.rows() == [("first",), ("second",)]
-    assert second.pk is not None
-    assert Competition.objects.get(slug="first").name == "1st"
+def test_insert_gives_keys_in_order_and_stores_what_the_orm_reads() -> None:
+    first, second = _competition("first"), _competition("second")
+    statements.insert([first, second])
+    assert first.pk is not None
+    assert second.pk > first.pk
+    assert Competition.objects.get(pk=second.pk).ruleset == {"name": "second"}
+    assert Competition.objects.get(pk=first.pk).created_at is not None  # auto_now_add
 
 
-def test_a_statement_that_fails_in_a_pipeline_raises_a_django_error_and_rolls_back() -> None:
+def test_rows_read_back_become_the_models_the_orm_would_make() -> None:
+    made = Competition.objects.create(slug="read", name="read", ruleset={"a": [1]}, seats=3)
+    rows = statements.fetch_all(
+        f"SELECT {statements.columns(Competition)} FROM {statements.table(Competition)}"
+        ' WHERE "slug" = %s',
+        ["read"],
+    )
+    (read,) = statements.models_from_rows(Competition, rows)
+    assert (read.pk, read.ruleset, read.seats, read.created_at) == (
+        made.pk,
+        {"a": [1]},
+        3,
+        made.created_at,
+    )
+
+
+def test_update_each_writes_each_row_its_own_values() -> None:
+    first, second = _competition("one"), _competition("two")
+    statements.insert([first, second])
+    statements.update_each(
+        Competition, ["name", "seats"], [(first.pk, ["One", 4]), (second.pk, ["Two", 5])]
+    )
+    assert list(Competition.objects.order_by("pk").values_list("name", "seats")) == [
+        ("One", 4),
+        ("Two", 5),
+    ]
+
+
+def test_a_failed_statement_raises_a_django_error_and_its_transaction_rolls_back() -> None:
     Competition.objects.create(slug="taken", name="taken", ruleset={}, seats=2)
 
     def write_both() -> None:
-        with transaction.atomic(), statements.pipelined():
+        with transaction.atomic():
             statements.insert([_competition("kept-out")], keys=False)
             statements.insert([_competition("taken")], keys=False)  # unique slug
 
     with pytest.raises(IntegrityError):
         write_both()
     assert not Competition.objects.filter(slug="kept-out").exists()
-    # The connection is usable afterwards.
-    assert Competition.objects.filter(slug="taken").count() == 1
-
-
-def test_the_orm_works_again_after_the_block() -> None:
-    with transaction.atomic():
-        with statements.pipelined():
-            statements.insert([_competition("orm")], keys=False)
-        # Row counts are known again once the block has ended.
-        assert Competition.objects.filter(slug="orm").update(name="changed") == 1
+    assert Competition.objects.filter(slug="taken").count() == 1  # the connection still works
 
 
 postgresql_only = pytest.mark.skipif(
     connection.vendor != "postgresql", reason="PostgreSQL's own feature (CI runs it)"
 )
-
-
-@postgresql_only
-def test_on_postgresql_the_block_is_a_psycopg_pipeline() -> None:
-    with statements.pipelined():
-        assert connection.connection._pipeline is not None
-    assert connection.connection._pipeline is None
 
 
 def _synchronous_commit() -> str:
@@ -80,40 +85,12 @@ def test_an_asynchronous_commit_is_its_transactions_alone() -> None:
 
 
 @postgresql_only
-def test_outside_a_transaction_a_pipeline_commits_what_is_sent_with_it_asynchronously() -> None:
-    with statements.pipelined():
-        statements.commit_asynchronously()
-        statements.insert([_competition("async")], keys=False)
-        setting = statements.send("SELECT current_setting('synchronous_commit')", [])
-        assert setting.rows() == [("off",)]
-    assert _synchronous_commit() == "on"
-    assert Competition.objects.filter(slug="async").exists()  # committed all the same
-
-
-@postgresql_only
-def test_a_session_that_commits_asynchronously_says_so_once_per_connection() -> None:
-    sent: list[str] = []
-
-    def noted(execute, sql, params, many, context):
-        sent.append(sql)
-        return execute(sql, params, many, context)
-
-    try:
-        with connection.execute_wrapper(noted):
-            statements.commit_asynchronously_in_this_session()
-            statements.commit_asynchronously_in_this_session()
-            assert len(sent) == 1
-            with transaction.atomic():
-                statements.commit_asynchronously()  # nothing to say: the session has it
-                statements.insert([_competition("session-async")], keys=False)
-            assert len(sent) == 2  # the INSERT alone
-            assert _synchronous_commit() == "off"
-        connection.close()  # a new connection is a new session
-        assert _synchronous_commit() == "on"
-        with transaction.atomic():
-            statements.commit_asynchronously()
-            assert _synchronous_commit() == "off"
-        assert _synchronous_commit() == "on"
-    finally:
-        connection.close()
-    assert Competition.objects.filter(slug="session-async").exists()
+def test_on_postgresql_the_statements_run_prepared(settings) -> None:
+    settings.ARENA_DB_PREPARED_STATEMENTS = True
+    for _ in range(2):
+        statements.fetch_all(f"SELECT 1 FROM {statements.table(Competition)} LIMIT %s", [1])
+    prepared = statements.fetch_all(
+        "SELECT count(*) FROM pg_prepared_statements WHERE statement LIKE %s",
+        ['SELECT 1 FROM "matches_competition"%'],
+    )
+    assert prepared[0][0] >= 1

@@ -6,7 +6,7 @@ import pytest
 from rest_framework.test import APIClient
 
 from arena.matches.models import Competition, Match
-from arena.matches.runner import match_run
+from arena.play.runner import match_run
 from tests.arena.factories import (
     ActiveBotVersionFactory,
     GameFactory,

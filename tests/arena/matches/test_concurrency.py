@@ -8,9 +8,9 @@ import pytest
 from django.core.exceptions import ValidationError
 from django.db import connection
 
-from arena.matches.matchmaking import ladders_matchmake
 from arena.matches.models import Match, MatchSeat
 from arena.matches.services import challenge_create
+from arena.play.matchmaking import ladders_matchmake
 from tests.arena.bots.test_concurrency import race
 from tests.arena.factories import ActiveBotVersionFactory
 
@@ -24,7 +24,7 @@ def postgres_only():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_overlapping_matchmaking_never_seats_a_bot_twice(postgres_only, settings, monkeypatch):
-    monkeypatch.setattr("arena.matches.services._queue_run", lambda match_id: None)
+    monkeypatch.setattr("arena.matches.services.task_queue_on_commit", lambda *args: None)
     settings.ARENA_LADDER_BACKLOG_PER_WORKER = 50
     for _ in range(12):
         ActiveBotVersionFactory()
@@ -40,7 +40,7 @@ def test_overlapping_matchmaking_never_seats_a_bot_twice(postgres_only, settings
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_simultaneous_challenges_cannot_overrun_the_quota(postgres_only, settings, monkeypatch):
-    monkeypatch.setattr("arena.matches.services._queue_run", lambda match_id: None)
+    monkeypatch.setattr("arena.matches.services.task_queue_on_commit", lambda *args: None)
     settings.ARENA_CHALLENGES_PER_DAY = 2
     mine = ActiveBotVersionFactory()
     theirs = ActiveBotVersionFactory()

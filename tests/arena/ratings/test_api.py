@@ -3,7 +3,7 @@
 import pytest
 from rest_framework.test import APIClient
 
-from arena.ratings.services import ratings_apply_game
+from tests.arena.factories import rate_game
 
 from .factories import ActiveBotVersionFactory, BotFactory, CompetitionFactory, finished_match
 
@@ -21,7 +21,7 @@ def ladder():
             competition=competition,
         )
         for game in match.games.order_by("number"):
-            ratings_apply_game(game=game)
+            rate_game(game)
     return competition, versions
 
 

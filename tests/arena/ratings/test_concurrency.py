@@ -8,9 +8,10 @@ import pytest
 from django.core.management import call_command
 from django.db import connection, connections, transaction
 
-from arena.ratings.locks import ratings_lock, ratings_lock_send
+from arena.ratings.locks import ratings_lock
 from arena.ratings.models import Rating, RatingChange
-from arena.ratings.services import ratings_apply_game
+from arena.ratings.sql import ratings_select_all_or_none_for_update
+from tests.arena.factories import rate_game
 from tests.support.worker import database_url
 
 from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
@@ -27,7 +28,7 @@ def rate_in_own_transaction(match_id, barrier, errors):
             # Seat order differs between matches (A,B vs B,A): only the fixed lock
             # order keeps this from deadlocking.
             for game in Game.objects.filter(match_id=match_id).order_by("number"):
-                ratings_apply_game(game=game)
+                rate_game(game)
     except Exception as error:  # reported to the test thread
         errors.append(error)
     finally:
@@ -92,10 +93,10 @@ def test_a_missing_rating_is_created_without_locking_out_of_bot_order():
     existing = Rating.objects.create(competition=competition, bot_id=rated.bot_id)
     bot_ids = [newcomer.bot_id, rated.bot_id]
     with transaction.atomic():
-        rows = ratings_lock_send(competition_id=competition.pk, bot_ids=bot_ids).rows()
+        rows = ratings_select_all_or_none_for_update(competition_id=competition.pk, bot_ids=bot_ids)
         assert rows == []
         assert not locked_elsewhere(existing)
-        locked = ratings_lock(competition_id=competition.pk, bot_ids=bot_ids, locked=rows)
+        locked = ratings_lock(competition_id=competition.pk, bot_ids=bot_ids)
         assert sorted(locked) == sorted(bot_ids)
         assert locked[rated.bot_id].pk == existing.pk
         assert locked_elsewhere(existing)
@@ -112,8 +113,8 @@ def test_existing_ratings_are_all_locked_by_the_locking_read():
         for _ in range(2)
     ]
     with transaction.atomic():
-        rows = ratings_lock_send(
+        rows = ratings_select_all_or_none_for_update(
             competition_id=competition.pk, bot_ids=[r.bot_id for r in ratings]
-        ).rows()
+        )
         assert len(rows) == 2
         assert all(locked_elsewhere(rating) for rating in ratings)

@@ -6,7 +6,7 @@ import pytest
 from django.core.management import CommandError, call_command
 
 from arena.ratings.models import Rating, RatingChange
-from arena.ratings.services import ratings_apply_game
+from tests.arena.factories import rate_game
 
 from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
 
@@ -54,7 +54,7 @@ def play_ladder(rng, *, competition, versions, matches, out_of_order=False):
         rng.shuffle(created)
     for match in created:
         for game in match.games.order_by("number"):
-            ratings_apply_game(game=game)
+            rate_game(game)
 
 
 @pytest.fixture

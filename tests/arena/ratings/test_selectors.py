@@ -10,7 +10,7 @@ from arena.ratings.selectors import (
     leaderboard_queryset,
     rating_history,
 )
-from arena.ratings.services import ratings_apply_game
+from tests.arena.factories import rate_game
 
 from .factories import ActiveBotVersionFactory, BotFactory, CompetitionFactory, finished_match
 
@@ -20,7 +20,7 @@ pytestmark = pytest.mark.django_db
 def play(competition, versions, game_ranks):
     match = finished_match(versions=versions, game_ranks=game_ranks, competition=competition)
     for game in match.games.order_by("number"):
-        ratings_apply_game(game=game)
+        rate_game(game)
     return match
 
 

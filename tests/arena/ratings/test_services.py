@@ -1,10 +1,12 @@
-"""ratings_apply_game: rated games move the ratings of their competition, once."""
+"""ratings_apply_match_games: rated games move the ratings of their competition, once."""
 
 import pytest
 
+from arena.matches.selectors import match_seats_of
 from arena.ratings import elo
 from arena.ratings.models import Rating, RatingChange
-from arena.ratings.services import RatingError, ratings_apply_game
+from arena.ratings.services import RatingError, ratings_apply_match_games
+from tests.arena.factories import rate_game
 
 from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
 
@@ -13,7 +15,7 @@ pytestmark = pytest.mark.django_db
 
 def apply_all(match):
     for game in match.games.order_by("number"):
-        ratings_apply_game(game=game)
+        rate_game(game)
 
 
 def test_a_rated_game_creates_ratings_and_records_every_change():
@@ -48,8 +50,8 @@ def test_applying_a_game_twice_rates_it_once():
         competition=competition,
     )
     game = match.games.get()
-    ratings_apply_game(game=game)
-    ratings_apply_game(game=game)
+    rate_game(game)
+    rate_game(game)
     assert RatingChange.objects.count() == 2
     assert set(Rating.objects.values_list("games", flat=True)) == {1}
 
@@ -63,7 +65,7 @@ def test_unrated_matches_leave_ratings_alone(kwargs):
         competition=competition,
         **kwargs,
     )
-    ratings_apply_game(game=match.games.get())
+    rate_game(match.games.get())
     assert not Rating.objects.exists()
 
 
@@ -106,16 +108,14 @@ def test_a_game_with_ranks_that_do_not_fit_the_seats_is_refused():
     game = match.games.get()
     game.ranks = [1, 2, 3]
     with pytest.raises(RatingError):
-        ratings_apply_game(game=game)
+        rate_game(game)
     game.ranks = [1, 9]
     with pytest.raises(RatingError):
-        ratings_apply_game(game=game)
+        rate_game(game)
     assert not RatingChange.objects.exists()
 
 
 def test_a_whole_match_at_once_equals_game_by_game():
-    from arena.ratings.services import ratings_apply_match_games
-
     def play(apply_per_game):
         competition = CompetitionFactory(seats=3)
         versions = [ActiveBotVersionFactory() for _ in range(3)]
@@ -124,9 +124,9 @@ def test_a_whole_match_at_once_equals_game_by_game():
         games = list(match.games.order_by("number"))
         if apply_per_game:
             for game in games:
-                ratings_apply_game(game=game)
+                rate_game(game)
         else:
-            ratings_apply_match_games(games=games)
+            ratings_apply_match_games(games=games, seats=match_seats_of(match_id=match.pk))
         by_seat = [Rating.objects.get(bot=v.bot, competition=competition) for v in versions]
         history = [list(r.changes.order_by("id").values_list("before", "after")) for r in by_seat]
         return [
@@ -137,16 +137,16 @@ def test_a_whole_match_at_once_equals_game_by_game():
 
 
 def test_a_batch_skips_games_already_rated_and_refuses_mixed_matches():
-    from arena.ratings.services import ratings_apply_match_games
-
     competition = CompetitionFactory()
     versions = [ActiveBotVersionFactory(), ActiveBotVersionFactory()]
     match = finished_match(versions=versions, game_ranks=[[1, 2], [2, 1]], competition=competition)
     first, second = match.games.order_by("number")
-    ratings_apply_game(game=first)
-    ratings_apply_match_games(games=[first, second])
+    rate_game(first)
+    ratings_apply_match_games(games=[first, second], seats=match_seats_of(match_id=match.pk))
     assert RatingChange.objects.count() == 4
     assert set(Rating.objects.values_list("games", flat=True)) == {2}
     other = finished_match(versions=versions, game_ranks=[[1, 2]], competition=competition)
     with pytest.raises(RatingError, match="one match"):
-        ratings_apply_match_games(games=[first, other.games.get()])
+        ratings_apply_match_games(
+            games=[first, other.games.get()], seats=match_seats_of(match_id=match.pk)
+        )

@@ -4,9 +4,9 @@ import pytest
 
 from arena.matches.models import Match
 from arena.ratings.models import Rating, RatingChange
-from arena.ratings.services import ratings_apply_game
 from arena.tournaments.models import Tournament
 from arena.tournaments.services import tournament_create
+from tests.arena.factories import rate_game
 from tests.arena.ratings.factories import (
     ActiveBotVersionFactory,
     CompetitionFactory,
@@ -22,7 +22,7 @@ def test_admin_pages_render_and_ratings_are_read_only(client):
     client.force_login(staff)
     versions = [ActiveBotVersionFactory() for _ in range(2)]
     match = finished_match(versions=versions, game_ranks=[[1, 2]], competition=CompetitionFactory())
-    ratings_apply_game(game=match.games.get())
+    rate_game(match.games.get())
     tournament = tournament_create(
         user=staff,
         name="Admin cup",

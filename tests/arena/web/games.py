@@ -4,13 +4,10 @@ from __future__ import annotations
 
 from typing import Any
 
-from django.utils import timezone
-
 import engine
-from arena.matches.lifecycle import game_from_log
-from arena.matches.logs import game_summary
-from arena.ratings.services import ratings_apply_game
-from engine.builtin import builtin_bots
+from arena.play.leases import match_claim, worker_token
+from arena.play.results import match_record_result
+from bots_examples import builtin_bots
 from tests.arena.factories import match_with_seats
 
 
@@ -31,26 +28,17 @@ def real_game_log(*, seed: int = 7, players: int = 2) -> dict[str, Any]:
 
 def played_match(versions, *, seed: int = 7, games: int = 2, rated: bool = True, **fields):
     """A finished match of real games between `versions` (example bots play them),
-    with seats, games and ratings recorded as a worker would."""
-    match = match_with_seats(versions, state="done", games_planned=games, rated=rated, **fields)
-    seats = list(match.seats.all())
+    claimed and recorded through the worker's own result write."""
+    match = match_with_seats(versions, games_planned=games, rated=rated, **fields)
     players = len(versions)
+    logs = []
     for number in range(games):
         seating = [(s + number) % players for s in range(players)]
         log = real_game_log(seed=seed + number, players=players)
         log["seating"] = seating
         log["names"] = [versions[index].bot.name for index in seating]
-        summary = game_summary(log)
-        game = game_from_log(match=match, number=number, log=log, summary=summary)
-        game.save()
-        if rated and match.competition_id:
-            ratings_apply_game(game=game)
-        for seat in seats:
-            seat.games += 1
-            seat.wins += summary.ranks[seat.index] == 1
-            seat.rank_sum += summary.ranks[seat.index]
-    for seat in seats:
-        seat.save()
-    match.finished_at = timezone.now()
-    match.save(update_fields=["finished_at"])
-    return match
+        logs.append(log)
+    claim = match_claim(match_id=match.pk, token=worker_token())
+    recorded = match_record_result(claim=claim, games=logs, backend="subprocess")
+    assert recorded is not None
+    return recorded

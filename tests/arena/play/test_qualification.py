@@ -6,12 +6,12 @@ import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
 
 from arena.bots.models import BotVersion
-from arena.bots.qualification import bot_version_qualify
 from arena.bots.services import (
     QUALIFICATION_MAX_ATTEMPTS,
     bot_version_qualification_start,
     bot_version_upload,
 )
+from arena.play.qualification import bot_version_qualify
 from arena.settings.env import REPO_ROOT
 from sandbox.errors import InfrastructureError
 from tests.arena.factories import (
@@ -90,7 +90,7 @@ def test_infrastructure_error_postpones_without_blaming(monkeypatch):
     def no_sandbox(**kwargs):
         raise InfrastructureError("Docker engine unreachable")
 
-    monkeypatch.setattr("arena.bots.qualification.run_sandboxed_match", no_sandbox)
+    monkeypatch.setattr("arena.play.qualification.run_sandboxed_match", no_sandbox)
     with pytest.raises(InfrastructureError):
         bot_version_qualify(version_id=version.pk)
     version.refresh_from_db()

@@ -1,11 +1,11 @@
-"""The worker process's one lease-keeping thread (arena.matches.heartbeat)."""
+"""The worker process's one lease-keeping thread (arena.play.heartbeat)."""
 
 from __future__ import annotations
 
 import threading
 import time
 
-from arena.matches.heartbeat import LeaseKeeper
+from arena.play.heartbeat import LeaseKeeper
 
 
 class Renewals:

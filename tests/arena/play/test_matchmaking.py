@@ -9,9 +9,9 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from arena.bots.models import BotVersion
-from arena.matches.matchmaking import Candidate, ladders_matchmake, pick_table
 from arena.matches.models import Match
 from arena.matches.services import challenge_create, challenges_left_today
+from arena.play.matchmaking import Candidate, ladders_matchmake, pick_table
 from arena.ratings.models import Rating
 from tests.arena.factories import (
     ActiveBotVersionFactory,

@@ -1,4 +1,4 @@
-"""Results written behind the play (arena.matches.recorder): on a thread, one at a
+"""Results written behind the play (arena.play.recorder): on a thread, one at a
 time, database outages tried again, nothing given up silently."""
 
 from __future__ import annotations
@@ -13,8 +13,8 @@ from django.db import OperationalError, connections
 from arena.core import threads
 from arena.core.threads import thread_of_process
 from arena.matches.models import Game, Match
-from arena.matches.recorder import ResultRecorder
-from arena.matches.runner import Outcome, match_run
+from arena.play.recorder import ResultRecorder
+from arena.play.runner import Outcome, match_run
 from arena.settings.env import REPO_ROOT
 from tests.arena.factories import ActiveBotVersionFactory, default_competition, match_with_seats
 from tests.support.worker import wait_for
@@ -65,7 +65,7 @@ def test_a_database_outage_is_tried_again_until_it_passes(caplog):
             raise OperationalError("connection refused")
         return "written"
 
-    with caplog.at_level(logging.WARNING, logger="arena.matches.recorder"):
+    with caplog.at_level(logging.WARNING, logger="arena.play.recorder"):
         assert recorder.submit(match_id=7, write=flaky).result(timeout=10) == "written"
     assert len(calls) == 3
     assert caplog.text.count("match 7: the database is away") == 2
@@ -82,7 +82,7 @@ def test_a_result_that_cannot_be_written_is_given_up_and_said(caplog):
     def broken() -> None:
         raise ValueError("a bug of ours")
 
-    with caplog.at_level(logging.WARNING, logger="arena.matches.recorder"):
+    with caplog.at_level(logging.WARNING, logger="arena.play.recorder"):
         assert recorder.submit(match_id=8, write=down).result(timeout=10) is None
         assert recorder.submit(match_id=9, write=broken).result(timeout=10) is None
     assert len(calls) == 3  # the first try and one per delay
@@ -98,7 +98,7 @@ def test_a_forked_process_starts_its_own_thread_and_forgets_the_parents_write(mo
     parent = thread_of_process("result-recorder")
     # As in a Celery pool process forked while the parent had a write pending.
     monkeypatch.setattr(threads, "_threads", dict(threads._threads))
-    monkeypatch.setattr("arena.matches.recorder.os.getpid", lambda: -1)
+    monkeypatch.setattr("arena.play.recorder.os.getpid", lambda: -1)
     assert recorder.wait(timeout=0) is True  # not this process's write
     assert recorder.submit(match_id=2, write=lambda: "child").result(timeout=10) == "child"
     assert thread_of_process("result-recorder") is not parent

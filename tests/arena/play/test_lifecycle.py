@@ -5,17 +5,20 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from celery.exceptions import Retry
 from django.core.exceptions import ValidationError
 from django.db import connection, transaction
 from django.utils import timezone
 
 import engine
 from arena.bots.models import BotVersion
-from arena.matches import lifecycle
 from arena.matches.models import Game, Match
-from arena.matches.runner import Outcome, match_run
 from arena.matches.selectors import game_log
 from arena.matches.services import match_create
+from arena.play import leases
+from arena.play.results import match_record_result
+from arena.play.runner import Outcome, match_run
+from arena.play.tasks import run_match
 from arena.ratings.models import Rating, RatingChange
 from arena.settings.env import REPO_ROOT
 from sandbox.errors import InfrastructureError
@@ -122,10 +125,7 @@ def test_a_played_match_is_recorded_once_with_replayable_logs_and_ratings():
     assert Rating.objects.filter(competition=match.competition).count() == 2
 
 
-def test_the_claim_and_the_result_commit_without_waiting_for_the_disk():
-    # If a crash of the database loses either, the database still says what to do:
-    # a lost claim leaves the match queued (sent again), a lost result leaves it
-    # running under a lease nobody renews (queued again by the sweeper).
+def _statements_of_a_played_match() -> list[str]:
     match = match_with_seats([example_version("greedy"), example_version("random")])
     sql: list[str] = []
 
@@ -135,14 +135,28 @@ def test_the_claim_and_the_result_commit_without_waiting_for_the_disk():
 
     with connection.execute_wrapper(record):
         assert match_run(match_id=match.pk) is Outcome.DONE
-    relaxed = [i for i, text in enumerate(sql) if "set_config('synchronous_commit'" in text]
+    return sql
+
+
+def _relaxed_commits(sql: list[str]) -> list[int]:
+    return [i for i, text in enumerate(sql) if "set_config('synchronous_commit'" in text]
+
+
+def test_results_are_committed_durably_by_default():
+    assert _relaxed_commits(_statements_of_a_played_match()) == []
+
+
+def test_an_operator_may_let_results_commit_without_waiting_for_the_disk(settings):
+    # A crash of the database can then lose a result: the match is left running
+    # under a lease that nobody renews, and the sweeper queues it again.
+    settings.ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY = True
+    sql = _statements_of_a_played_match()
+    relaxed = _relaxed_commits(sql)
     if connection.vendor != "postgresql":
         assert relaxed == []
         return
-    assert len(relaxed) == 2
-    claim, result = (sql[i + 1] for i in relaxed)
-    assert claim.startswith("UPDATE matches_match SET state = %s, attempts = attempts + 1")
-    assert result.startswith("UPDATE matches_match SET state = %s, lease_expires_at = NULL")
+    assert len(relaxed) == 1  # the result's transaction, not the claim
+    assert sql[relaxed[0] + 1].startswith('UPDATE "matches_match" SET state = %s, lease_expires_at')
 
 
 def test_unrated_match_leaves_ratings_alone():
@@ -153,18 +167,17 @@ def test_unrated_match_leaves_ratings_alone():
 
 def test_claim_is_exclusive_until_the_lease_expires():
     match = match_with_seats()
-    first = lifecycle.match_claim(match_id=match.pk, token="w1")
+    first = leases.match_claim(match_id=match.pk, token="w1")
     assert first is not None
-    assert first.state == Match.State.RUNNING
-    assert lifecycle.match_claim(match_id=match.pk, token="w2") is None
+    assert first.match.state == Match.State.RUNNING
+    assert leases.match_claim(match_id=match.pk, token="w2") is None
     Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now() - timedelta(1))
-    second = lifecycle.match_claim(match_id=match.pk, token="w2")
+    second = leases.match_claim(match_id=match.pk, token="w2")
     assert second is not None
-    assert (second.attempts, second.worker) == (2, "w2")
+    assert (second.match.attempts, second.match.worker) == (2, "w2")
     # The first worker lost the lease: its result is not written.
-    result = lifecycle.match_record_result(
-        match_id=match.pk,
-        token="w1",
+    result = match_record_result(
+        claim=first,
         games=[game_log_for(ranks_by_index=[1, 2])],
         backend="subprocess",
     )
@@ -174,20 +187,16 @@ def test_claim_is_exclusive_until_the_lease_expires():
 
 def test_a_late_result_from_a_worker_that_lost_the_match_changes_nothing():
     match = match_with_seats(games_planned=1)
-    first = lifecycle.match_claim(match_id=match.pk, token="w1")
+    first = leases.match_claim(match_id=match.pk, token="w1")
     Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now() - timedelta(1))
-    second = lifecycle.match_claim(match_id=match.pk, token="w2")
+    second = leases.match_claim(match_id=match.pk, token="w2")
 
-    def record(token: str, ranks: list[int], claimed: Match | None) -> Match | None:
-        return lifecycle.match_record_result(
-            match_id=match.pk,
-            token=token,
-            games=[game_log_for(ranks_by_index=ranks)],
-            backend="subprocess",
-            claimed=claimed,
+    def record(claim: leases.Claim, ranks: list[int]) -> Match | None:
+        return match_record_result(
+            claim=claim, games=[game_log_for(ranks_by_index=ranks)], backend="subprocess"
         )
 
-    assert record("w2", [1, 2], second) is not None
+    assert record(second, [1, 2]) is not None
 
     def state() -> tuple[list, list, int]:
         return (
@@ -197,10 +206,9 @@ def test_a_late_result_from_a_worker_that_lost_the_match_changes_nothing():
         )
 
     before = state()
-    # The first worker's result comes late. Its statements go out together with
-    # its lease check, and its game would clash with the one already written: the
-    # whole write is rolled back, quietly.
-    assert record("w1", [2, 1], first) is None
+    # The first worker's result comes late: its lease check finds the match no
+    # longer its own, and nothing is written.
+    assert record(first, [2, 1]) is None
     assert list(Game.objects.filter(match=match).values_list("ranks", flat=True)) == [[1, 2]]
     assert state() == before
     assert before[0] == [(1, 1), (1, 0)]
@@ -208,11 +216,11 @@ def test_a_late_result_from_a_worker_that_lost_the_match_changes_nothing():
 
 def test_lease_renewal_only_by_the_holder():
     match = match_with_seats()
-    lifecycle.match_claim(match_id=match.pk, token="w1")
+    leases.match_claim(match_id=match.pk, token="w1")
     before = Match.objects.get(pk=match.pk).lease_expires_at
-    assert lifecycle.match_lease_renew(match_id=match.pk, token="w1")
+    assert leases.match_lease_renew(match_id=match.pk, token="w1")
     assert Match.objects.get(pk=match.pk).lease_expires_at >= before
-    assert not lifecycle.match_lease_renew(match_id=match.pk, token="w2")
+    assert not leases.match_lease_renew(match_id=match.pk, token="w2")
 
 
 def test_sweeper_requeues_expired_leases_and_gives_up_after_max_attempts(
@@ -221,20 +229,20 @@ def test_sweeper_requeues_expired_leases_and_gives_up_after_max_attempts(
     settings.ARENA_MATCH_MAX_ATTEMPTS = 2
     match = match_with_seats()
     live = match_with_seats()
-    lifecycle.match_claim(match_id=match.pk, token="dead")
-    lifecycle.match_claim(match_id=live.pk, token="alive")
+    leases.match_claim(match_id=match.pk, token="dead")
+    leases.match_claim(match_id=live.pk, token="alive")
     later = timezone.now() + timedelta(seconds=settings.ARENA_MATCH_LEASE_SECONDS + 1)
     Match.objects.filter(pk=live.pk).update(lease_expires_at=later + timedelta(hours=1))
 
     with django_capture_on_commit_callbacks() as callbacks:
-        assert lifecycle.matches_requeue_expired(now=later) == [match.pk]
+        assert leases.matches_requeue_expired(now=later) == [match.pk]
     assert len(callbacks) == 1
     match.refresh_from_db()
     assert match.state == Match.State.QUEUED
     assert "expired" in match.error
 
-    lifecycle.match_claim(match_id=match.pk, token="dead-again")
-    assert lifecycle.matches_requeue_expired(now=later + timedelta(hours=1)) == []
+    leases.match_claim(match_id=match.pk, token="dead-again")
+    assert leases.matches_requeue_expired(now=later + timedelta(hours=1)) == []
     match.refresh_from_db()
     assert match.state == Match.State.FAILED
     assert "Gave up" in match.error
@@ -247,7 +255,7 @@ def test_infrastructure_error_requeues_then_fails_without_blaming_bots(settings,
     def broken(**kwargs):
         raise InfrastructureError("Docker engine unreachable")
 
-    monkeypatch.setattr("arena.matches.runner.run_sandboxed_match", broken)
+    monkeypatch.setattr("arena.play.runner.run_sandboxed_match", broken)
     match = match_with_seats()
     assert match_run(match_id=match.pk) is Outcome.RETRY
     match.refresh_from_db()
@@ -261,16 +269,17 @@ def test_infrastructure_error_requeues_then_fails_without_blaming_bots(settings,
     assert all(v.status == BotVersion.Status.ACTIVE for v in versions)
 
 
-def test_five_faulted_matches_in_a_row_take_a_version_off_the_ladder(settings):
-    settings.ARENA_FAULT_STREAK_LIMIT = 3
+def test_five_faulted_matches_in_a_row_take_a_version_off_the_ladder():
     crasher = ActiveBotVersionFactory(source=CRASHER)
     steady = ActiveBotVersionFactory()
-    for played in range(1, 4):
+    for played in range(1, 6):
+        assert crasher.status == BotVersion.Status.ACTIVE  # not before the fifth
         match = match_with_seats([crasher, steady], rated=False, games_planned=1)
         assert match_run(match_id=match.pk) is Outcome.DONE
         crasher.refresh_from_db()
         assert crasher.consecutive_faulted_matches == played
     assert crasher.status == BotVersion.Status.FAILED
+    assert "its last 5 matches all had faults" in crasher.status_reason
     assert "Taken off the ladder" in crasher.status_reason
     assert "crash" in crasher.status_reason
     steady.refresh_from_db()
@@ -289,9 +298,9 @@ def test_a_clean_match_resets_the_fault_streak():
 @pytest.mark.django_db(transaction=True)
 def test_heartbeat_keeps_the_lease_of_a_long_game(settings):
     match = match_with_seats()
-    lifecycle.match_claim(match_id=match.pk, token="w1")
+    claim = leases.match_claim(match_id=match.pk, token="w1")
     Match.objects.filter(pk=match.pk).update(lease_expires_at=timezone.now())
-    with lifecycle.lease_heartbeat(match_id=match.pk, token="w1", every_seconds=0.05):
+    with leases.lease_heartbeat(claim=claim, every_seconds=0.05):
         deadline = timezone.now() + timedelta(seconds=5)
         while timezone.now() < deadline:
             lease = Match.objects.get(pk=match.pk).lease_expires_at
@@ -308,33 +317,28 @@ def test_queued_matches_whose_message_was_lost_are_sent_again(
     fresh = match_with_seats()
     Match.objects.filter(pk=old.pk).update(created_at=timezone.now() - timedelta(hours=1))
     with django_capture_on_commit_callbacks() as callbacks:
-        assert lifecycle.matches_resend_queued() == [old.pk]
+        assert leases.matches_resend_queued() == [old.pk]
     assert len(callbacks) == 1
     # Once per period, not on every sweep.
-    assert lifecycle.matches_resend_queued() == []
+    assert leases.matches_resend_queued() == []
     # A period later: the old one is due again, and the fresh one has waited too long.
     later = timezone.now() + timedelta(seconds=601)
-    assert lifecycle.matches_resend_queued(now=later) == sorted([old.pk, fresh.pk])
+    assert leases.matches_resend_queued(now=later) == sorted([old.pk, fresh.pk])
 
 
 def test_run_match_task_retries_after_an_infrastructure_error(monkeypatch):
-    from celery.exceptions import Retry
-
-    from arena.matches.tasks import run_match
-
-    monkeypatch.setattr("arena.matches.tasks.match_run", lambda **_: Outcome.RETRY)
+    monkeypatch.setattr("arena.play.tasks.match_run", lambda **_: Outcome.RETRY)
     with pytest.raises(Retry):
         run_match.apply(args=[1], throw=True)
-    monkeypatch.setattr("arena.matches.tasks.match_run", lambda **_: Outcome.DONE)
+    monkeypatch.setattr("arena.play.tasks.match_run", lambda **_: Outcome.DONE)
     assert run_match.apply(args=[1], throw=True).successful()
 
 
 def test_a_match_cut_short_by_the_sandbox_says_why():
     match = match_with_seats(rated=False, games_planned=4)
-    lifecycle.match_claim(match_id=match.pk, token="w1")
-    recorded = lifecycle.match_record_result(
-        match_id=match.pk,
-        token="w1",
+    claim = leases.match_claim(match_id=match.pk, token="w1")
+    recorded = match_record_result(
+        claim=claim,
         games=[played_log()],
         backend="subprocess",
         stopped="match time cap reached",
@@ -348,7 +352,7 @@ def test_a_result_that_cannot_be_recorded_rolls_back_and_says_why(monkeypatch):
     def broken(**kwargs):
         raise ValueError("ratings exploded")
 
-    monkeypatch.setattr("arena.ratings.services.ratings_apply_match_games", broken)
+    monkeypatch.setattr("arena.play.results.ratings_apply_match_games", broken)
     match = match_with_seats(games_planned=1)
     assert match_run(match_id=match.pk) is Outcome.RETRY
     match.refresh_from_db()
@@ -356,12 +360,3 @@ def test_a_result_that_cannot_be_recorded_rolls_back_and_says_why(monkeypatch):
     assert "recording failed: ValueError: ratings exploded" in match.error
     assert not Game.objects.filter(match=match).exists()  # nothing half-written
     assert all(seat.games == 0 for seat in match.seats.all())
-
-
-def test_the_hand_written_statements_name_the_models_tables():
-    # match_claim and match_record_result spell these out (one UPDATE ... RETURNING
-    # each, the per-match hot path): a renamed table must fail here, not in a worker.
-    from arena.matches.models import MatchSeat
-
-    assert Match._meta.db_table == "matches_match"
-    assert MatchSeat._meta.db_table == "matches_matchseat"

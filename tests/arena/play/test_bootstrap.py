@@ -30,7 +30,7 @@ def test_bootstrap_registers_and_qualifies_the_examples_idempotently(
 
 def test_bootstrap_queues_qualification_without_now(monkeypatch):
     sent = []
-    monkeypatch.setattr("arena.bots.tasks.qualify_version.delay", sent.append)
+    monkeypatch.setattr("arena.play.tasks.qualify_version.delay", sent.append)
     call_command("arena_bootstrap")
     assert len(sent) == 3
     assert set(BotVersion.objects.values_list("status", flat=True)) == {BotVersion.Status.PENDING}

@@ -9,8 +9,8 @@ import pytest
 from django.core.files.base import ContentFile
 
 from arena.bots.models import BotVersion
-from arena.core import sandboxing
-from arena.core.sandboxing import Entrant, bot_programs, run_sandboxed_match
+from arena.play import sandboxing
+from arena.play.sandboxing import Entrant, bot_programs, run_sandboxed_match
 from arena.settings.env import REPO_ROOT
 from sandbox.errors import InfrastructureError
 from tests.arena.factories import KOREAN, ActiveBotVersionFactory

@@ -29,10 +29,10 @@ def bot_list(*, search: str = "") -> QuerySet[Bot]:
     return bots.order_by("name")
 
 
-def bot_list_for_owner(*, user: Any) -> QuerySet[Bot]:
+def bot_list_for_owner(*, user: Any, search: str = "") -> QuerySet[Bot]:
     if not user.is_authenticated:
         return Bot.objects.none()
-    return bot_list().filter(owner=user)
+    return bot_list(search=search).filter(owner=user)
 
 
 def bot_get(*, name: str) -> Bot:

@@ -32,9 +32,11 @@ class BotListApi(APIView):
     def get(self, request):
         filters = self.FilterSerializer(data=request.query_params)
         filters.is_valid(raise_exception=True)
-        bots = selectors.bot_list(search=filters.validated_data.get("search", ""))
+        search = filters.validated_data.get("search", "")
         if filters.validated_data["mine"]:
-            bots = selectors.bot_list_for_owner(user=request.user)
+            bots = selectors.bot_list_for_owner(user=request.user, search=search)
+        else:
+            bots = selectors.bot_list(search=search)
         if owner := filters.validated_data.get("owner"):
             bots = bots.filter(owner__username=owner)
         return paginated(self, bots, BotSerializer)

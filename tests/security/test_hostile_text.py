@@ -11,8 +11,9 @@ decides (owner, status, ratings).
 
 from __future__ import annotations
 
-import re
+from collections.abc import Callable
 from pathlib import Path
+from urllib.parse import quote
 
 import pytest
 from django.core.files.uploadedfile import SimpleUploadedFile
@@ -23,6 +24,7 @@ from rest_framework.test import APIClient
 from arena.bots.models import Bot, BotVersion
 from arena.matches.logs import log_compress
 from arena.matches.models import Game, Match
+from arena.ratings.models import Rating
 from arena.tournaments.models import Tournament
 from tests.arena.factories import (
     DRAW_BOT_SOURCE,
@@ -30,6 +32,7 @@ from tests.arena.factories import (
     BotFactory,
     StaffFactory,
     UserFactory,
+    match_with_seats,
 )
 from tests.arena.web.games import played_match, real_game_log
 
@@ -293,15 +296,109 @@ def test_unknown_fields_cannot_set_what_the_server_decides():
     assert tournament.state != Tournament.State.DONE
 
 
-def test_search_parameters_are_data_not_sql():
-    BotFactory(name="alpha")
-    for query in ("' OR '1'='1", "%", "_", "alpha' --", "\\", "\x00"):
-        response = APIClient().get("/api/v1/bots/", {"search": query})
-        assert response.status_code in (200, 400), query
-        if response.status_code == 200:
-            names = [row["name"] for row in response.json()["results"]]
-            assert names == [] or all(re.search(re.escape(query.strip("'% -_")), n) for n in names)
-    assert Bot.objects.count() == 1
+# `_` and `%` are LIKE's wildcards (one character, any run of them): a search that
+# let them through would find names that hold neither. Bot names may hold `_` (and
+# `-`) but never `%`, so these names tell a literal search from a wildcard one.
+SEARCHED_NAMES = ["ab_cd", "AB_CD-2", "ab__cd", "abxcd", "ab-cd", "abcd", "plain"]
+SEARCHES = [
+    "b_c",  # literally in two names (either case); as a wildcard, in four
+    "B_C",
+    "_",
+    "__",
+    "%",  # in no name; as a wildcard, in every one
+    "b%c",
+    "a%d",
+    "b\\_c",  # PostgreSQL's LIKE escapes with a backslash: raw, this is a literal b_c
+    "\\",
+    "' OR '1'='1",
+    "ab_cd' --",
+]
+
+
+def literal_matches(query: str, names: list[str]) -> list[str]:
+    """What a search must find: the names holding `query` as text, case aside."""
+    return sorted(name for name in names if query.lower() in name.lower())
+
+
+@pytest.fixture
+def searcher(default_ladder):
+    """The owner of bots named SEARCHED_NAMES, each rated in the default ladder."""
+    owner = UserFactory(username="searcher")
+    for elo, name in enumerate(SEARCHED_NAMES):
+        bot = BotFactory(owner=owner, name=name)
+        Rating.objects.create(
+            bot=bot, competition=default_ladder, elo=1500.0 + elo, games=1, wins=1
+        )
+    return owner
+
+
+def search_surfaces(owner, slug: str) -> dict[str, Callable[[str], list[str]]]:
+    """Every place a visitor types part of a bot's name: what each finds for a query."""
+    anonymous, mine, browser = APIClient(), api_for(owner), Client()
+
+    def api(client: APIClient, url: str, params: dict[str, str], key: str) -> list[str]:
+        response = client.get(url, params)
+        assert response.status_code == 200, (url, params, response.content)
+        return sorted(row[key] for row in response.json()["results"])
+
+    def web_leaderboard(query: str) -> list[str]:
+        response = browser.get(f"/leaderboard/{slug}/", {"q": query})
+        assert response.status_code == 200, query
+        return sorted(row.bot_name for row in response.context["rows"])
+
+    return {
+        "api bots": lambda q: api(anonymous, "/api/v1/bots/", {"search": q}, "name"),
+        "api bots, mine": lambda q: api(
+            mine, "/api/v1/bots/", {"mine": "true", "search": q}, "name"
+        ),
+        "api bots, by owner": lambda q: api(
+            anonymous, "/api/v1/bots/", {"owner": owner.username, "search": q}, "name"
+        ),
+        "api leaderboard": lambda q: api(
+            anonymous, f"/api/v1/competitions/{slug}/leaderboard/", {"search": q}, "bot"
+        ),
+        "web leaderboard": web_leaderboard,
+    }
+
+
+@pytest.mark.parametrize("query", SEARCHES)
+def test_a_search_finds_its_text_literally_never_as_a_pattern(searcher, default_ladder, query):
+    expected = literal_matches(query, SEARCHED_NAMES)
+    for surface, search in search_surfaces(searcher, default_ladder.slug).items():
+        assert search(query) == expected, (surface, query)
+    assert Bot.objects.count() == len(SEARCHED_NAMES)  # SQL in a search is data
+
+
+def test_the_searches_find_what_they_should(searcher, default_ladder):
+    """The other half of the test above: a search that found nothing at all would pass it
+    for most queries."""
+    for surface, search in search_surfaces(searcher, default_ladder.slug).items():
+        assert search("") == sorted(SEARCHED_NAMES), surface
+        assert search("b_c") == ["AB_CD-2", "ab_cd"], surface
+        assert search("AIN") == ["plain"], surface
+
+
+def test_a_name_with_wildcards_names_only_the_bot_of_that_exact_name(searcher):
+    opponent = ActiveBotVersionFactory(bot=BotFactory(owner=searcher, name="opponent"))
+    match_of = {
+        name: match_with_seats(
+            [ActiveBotVersionFactory(bot=Bot.objects.get(name=name)), opponent]
+        ).pk
+        for name in SEARCHED_NAMES
+    }
+    client = APIClient()
+    for name in SEARCHED_NAMES:
+        found = client.get("/api/v1/matches/", {"bot": name})
+        assert found.status_code == 200, name
+        assert [match["id"] for match in found.json()["results"]] == [match_of[name]], name
+        detail = client.get(f"/api/v1/bots/{quote(name)}/")
+        assert detail.status_code == 200, name
+        assert detail.json()["name"] == name
+    # Each of these matches some name as a pattern, none as text.
+    for name in ("ab%", "abxc_", "a%d", "_b_cd", "ab_c%"):
+        assert client.get("/api/v1/matches/", {"bot": name}).status_code == 404, name
+        assert client.get(f"/api/v1/bots/{quote(name)}/").status_code == 404, name
+        assert Client().get(f"/bots/{quote(name)}/").status_code == 404, name
 
 
 NUL_REQUESTS = [

@@ -1,6 +1,6 @@
 """A Celery worker that notes when each part of every match it plays begins and ends.
 
-`benchmarks/platform.py --phases` starts it. For each task, each pool process appends
+`benchmarks/arena_platform.py --phases` starts it. For each task, each pool process appends
 `time.monotonic()` stamps to its own file in EVENTS_DIR: the task's start and end
 (Celery's prerun and postrun signals), the sandbox's start and end, and the start
 and end of the result write (on the process's recorder thread). Nothing else changes. Usage:
@@ -8,7 +8,7 @@ and end of the result write (on the process's recorder thread). Nothing else cha
     python benchmarks/phases_worker.py EVENTS_DIR [celery worker args]
 """
 
-# ruff: noqa: E402  (sys.path must be fixed before anything imports `platform`)
+# ruff: noqa: E402  (Django is set up before the platform's modules are imported)
 from __future__ import annotations
 
 import os
@@ -18,10 +18,6 @@ import time
 from pathlib import Path
 from typing import Any
 
-HERE = Path(__file__).resolve().parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-sys.path[:0] = [str(HERE.parent), str(HERE.parent / "platform")]
-
 import django
 
 django.setup()
@@ -29,7 +25,7 @@ django.setup()
 from celery.signals import task_postrun, task_prerun
 
 from arena.celery import app
-from arena.matches import lifecycle, runner
+from arena.play import runner
 
 EVENTS = Path(sys.argv[1])
 
@@ -64,5 +60,5 @@ def _noted(function: Any, before: str | None, after: str) -> Any:
 
 
 runner.run_sandboxed_match = _noted(runner.run_sandboxed_match, "sandbox_start", "sandbox_end")
-lifecycle.match_record_result = _noted(lifecycle.match_record_result, "write_start", "recorded")
+runner.match_record_result = _noted(runner.match_record_result, "write_start", "recorded")
 app.worker_main(sys.argv[2:])

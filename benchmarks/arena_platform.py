@@ -1,4 +1,4 @@
-"""Platform benchmark (issue 5): the cost of the platform around a match, and the
+"""Platform benchmark: the cost of the platform around a match, and the
 speed of the ladder's read queries on a large database.
 
 Part 1 plays the same matches twice, with the same bots, seeds and sandbox backend:
@@ -21,27 +21,16 @@ Everything happens in its own database (default `arena_bench`, dropped and creat
 again), its own Redis databases and its own queue, so it can run next to a site or
 a test run. Usage:
 
-    .venv/bin/python benchmarks/platform.py                 # both parts, full size
-    .venv/bin/python benchmarks/platform.py --matches 20 --bots 1000 --games 100000
-    .venv/bin/python benchmarks/platform.py --platform-cpu --matches 300
-    .venv/bin/python benchmarks/platform.py --phases --repeat 2
+    .venv/bin/python benchmarks/arena_platform.py                 # both parts, full size
+    .venv/bin/python benchmarks/arena_platform.py --matches 20 --bots 1000 --games 100000
+    .venv/bin/python benchmarks/arena_platform.py --platform-cpu --matches 300
+    .venv/bin/python benchmarks/arena_platform.py --phases --repeat 2
 
 Needs PostgreSQL and Redis (BENCH_DATABASE_URL, BENCH_REDIS_URL) and a sandbox
 backend (--backend, bwrap by default).
 """
 
-# ruff: noqa: E402  (sys.path must be fixed before anything imports `platform`)
 from __future__ import annotations
-
-import sys
-from pathlib import Path
-
-# This file is called platform.py: as a script, its folder would shadow the standard
-# library's `platform` module for everything imported after it (uuid, Django).
-HERE = Path(__file__).resolve().parent
-REPO = HERE.parent
-sys.path[:] = [p for p in sys.path if Path(p or ".").resolve() != HERE]
-sys.path[:0] = [str(REPO), str(REPO / "platform")]
 
 import argparse
 import contextlib
@@ -51,12 +40,16 @@ import os
 import random
 import statistics
 import subprocess
+import sys
 import time
 import zlib
 from collections.abc import Callable, Iterable, Iterator
 from datetime import UTC, datetime, timedelta
+from pathlib import Path
 from urllib.parse import urlsplit, urlunsplit
 
+HERE = Path(__file__).resolve().parent
+REPO = HERE.parent
 EXAMPLES = ("random", "greedy", "heuristic")
 Plan = tuple[tuple[str, str], int]  # (pair of example bots, seed) of one match
 QUEUE = "arena-bench"
@@ -189,6 +182,7 @@ def start_worker(
     events: Path | None = None,
     checkout: Path = REPO,
     name: str = "bench",
+    extra_env: dict[str, str] | None = None,
 ) -> subprocess.Popen[bytes]:
     """A Celery worker on the benchmark's queue, running the platform's code from
     `checkout`; with `recorded`, one whose sandbox hands back that recorded match
@@ -205,7 +199,11 @@ def start_worker(
         f"--concurrency={workers}", "--pool=prefork", "-Q", QUEUE,
         "--without-mingle", "--without-gossip", f"--hostname={name}@%h",
     ]  # fmt: skip
-    env = dict(os.environ, PYTHONPATH=os.pathsep.join([str(checkout), str(checkout / "platform")]))
+    env = dict(
+        os.environ,
+        PYTHONPATH=os.pathsep.join([str(checkout), str(checkout / "platform")]),
+        **(extra_env or {}),
+    )
     log = REPO / "var" / "bench" / f"{name}.log"
     log.parent.mkdir(parents=True, exist_ok=True)
     with log.open("ab") as output:  # the worker's banner and warnings, out of the figures
@@ -282,6 +280,7 @@ class PlatformRunner:
         events: Path | None = None,
         checkout: Path = REPO,
         name: str = "bench",
+        extra_env: dict[str, str] | None = None,
     ) -> None:
         import socket
 
@@ -297,7 +296,12 @@ class PlatformRunner:
         if name == "bench":
             app.control.purge()  # messages left by an interrupted run are not ours
         self.worker = start_worker(
-            workers, recorded=recorded, events=events, checkout=checkout, name=name
+            workers,
+            recorded=recorded,
+            events=events,
+            checkout=checkout,
+            name=name,
+            extra_env=extra_env,
         )
         self.hostname = f"{name}@{socket.gethostname()}"
         probe.delay().get(timeout=120)
@@ -371,7 +375,8 @@ def part_throughput(args: argparse.Namespace) -> None:
     With `--compare-with CHECKOUT` (repeatable), another path takes its turn in
     every round: the platform end to end with the worker running that checkout's
     code (another commit, in a `git worktree`), so that versions of the platform
-    are compared on the same machine in the same minutes."""
+    are compared on the same machine in the same minutes. `--compare-env NAME=VALUE`
+    (repeatable) adds a path with this checkout's worker under one more setting."""
     plan = match_plan(args.matches)
     blocks = [plan[start : start + args.block] for start in range(0, len(plan), args.block)]
     print(
@@ -385,17 +390,25 @@ def part_throughput(args: argparse.Namespace) -> None:
         )
     }
     try:
-        paths = {"platform": (REPO, "bench")}
+        paths: dict[str, tuple[Path, str, dict[str, str]]] = {"platform": (REPO, "bench", {})}
         for number, checkout in enumerate(args.compare_with or [], start=1):
-            paths[f"compared{number}"] = (Path(checkout).resolve(), f"compared{number}")
-        for label, (checkout, name) in paths.items():
+            paths[f"compared{number}"] = (Path(checkout).resolve(), f"compared{number}", {})
+        for number, setting in enumerate(args.compare_env or [], start=1):
+            variable, _, value = setting.partition("=")
+            paths[f"setting{number}"] = (REPO, f"setting{number}", {variable: value})
+        for label, (checkout, name, extra_env) in paths.items():
             # One worker at a time on the queue: each takes its turn (`take_turn`).
             take_turn(None, runners)
             runners[label] = PlatformRunner(
-                games=args.games_per_match, workers=args.workers, checkout=checkout, name=name
+                games=args.games_per_match,
+                workers=args.workers,
+                checkout=checkout,
+                name=name,
+                extra_env=extra_env,
             )
-        for label, (checkout, _name) in list(paths.items())[1:]:
-            print(f"  {label}: the platform with the code of {checkout}")
+        for label, (checkout, _name, extra_env) in list(paths.items())[1:]:
+            described = " ".join(f"{k}={v}" for k, v in extra_env.items()) or f"code of {checkout}"
+            print(f"  {label}: the platform with the {described}")
         measure_rounds(args, runners, blocks)
     finally:
         for runner in runners.values():
@@ -685,11 +698,10 @@ def part_breakdown(args: argparse.Namespace) -> None:
 
     import sandbox
     from arena.celery import app
-    from arena.matches import lifecycle, runner
     from arena.matches.models import Match
     from arena.matches.selectors import default_competition
     from arena.matches.services import match_create
-    from arena.ratings import services as rating_services
+    from arena.play import results, runner
 
     count = max(10, args.matches // 5)
     versions = example_versions()
@@ -711,8 +723,8 @@ def part_breakdown(args: argparse.Namespace) -> None:
     runner.match_run(match_id=created[0])  # warm up imports and connections
     targets = [
         (sandbox, "run_match", "sandbox.run_match"),
-        (lifecycle, "match_record_result", "record result (games, logs, seats, ratings)"),
-        (rating_services, "ratings_apply_match_games", "  of which ratings"),
+        (runner, "match_record_result", "record result (games, logs, seats, ratings)"),
+        (results, "ratings_apply_match_games", "  of which ratings"),
     ]
     with timed_calls(targets) as spent:
         began = time.perf_counter()
@@ -730,7 +742,7 @@ def part_breakdown(args: argparse.Namespace) -> None:
         print(f"  {label:<44} {1000 * seconds / played:7.1f} ms")
     own = total - sandboxed
     rest = own - spent["record result (games, logs, seats, ratings)"]
-    print(f"  claim with seats (one round trip), lease, rest   {1000 * rest / played:5.1f} ms")
+    print(f"  claim with seats, lease, rest                {1000 * rest / played:7.1f} ms")
     print(
         f"  platform's own (match_run - sandbox)         {1000 * own / played:7.1f} ms = "
         f"{100 * own / sandboxed:.1f}% of the match time"
@@ -1089,6 +1101,12 @@ def main() -> None:
         metavar="CHECKOUT",
         action="append",
         help="also time the platform with the worker running this checkout's code (repeatable)",
+    )
+    parser.add_argument(
+        "--compare-env",
+        metavar="NAME=VALUE",
+        action="append",
+        help="also time this checkout's platform with one more setting (repeatable)",
     )
     parser.add_argument(
         "--reuse",

@@ -91,7 +91,7 @@ def test_the_table_sizes_are_the_engines_constants():
             engine.play_game([rig.drawer] * players, seed=1)
         log = engine.play_game([rig.drawer] * engine.MIN_PLAYERS, seed=1, ruleset=short)
         log["players"] = players
-        with pytest.raises(engine.ReplayError, match=bounds):
+        with pytest.raises(engine.ReplayError, match=f"players must be {bounds}"):
             list(engine.replay(log))
 
 

@@ -1,27 +1,22 @@
 """The default competition's definition, shared by the selector that restores it.
 
 The data migration `0002_default_competition` writes the same values literally
-(a migration must mean the same thing forever); this copy lets the platform put
-the default ladder back if the row is ever deleted, for instance by a test
-database flush, instead of failing every qualification.
+(a migration must mean the same thing forever); these let the platform put the
+default ladder back if the row is ever deleted, for instance by a test database
+flush, instead of failing every qualification. The ruleset is the engine's own
+`korean` preset, every option spelled out; a test holds it equal to what the
+migration wrote.
 """
 
 from __future__ import annotations
 
 from typing import Any
 
+import engine
+
 DEFAULT_SLUG = "korean-2"
 
-KOREAN_RULESET: dict[str, Any] = {
-    "name": "korean",
-    "attack_values": {"2": 2, "A": 3, "AS": 5, "BJ": 7, "CJ": 10},
-    "taker_continues": False,
-    "multi_play": False,
-    "max_penalty": None,
-    "mirror_three": False,
-    "suited_jokers": False,
-    "turn_limit": 1000,
-}
+KOREAN_RULESET: dict[str, Any] = engine.Ruleset.preset("korean").to_dict()
 
 DEFAULT_COMPETITION: dict[str, Any] = {
     "name": "Korean, 2 seats",

@@ -6,6 +6,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+import engine
+
 
 class Tournament(models.Model):
     class Format(models.TextChoices):
@@ -25,7 +27,7 @@ class Tournament(models.Model):
     format = models.CharField(max_length=12, choices=Format.choices)
     ruleset = models.JSONField()
     seats = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(2), MaxValueValidator(8)]
+        validators=[MinValueValidator(engine.MIN_PLAYERS), MaxValueValidator(engine.MAX_PLAYERS)]
     )
     games_per_match = models.PositiveSmallIntegerField(default=2)
     rounds = models.PositiveSmallIntegerField(

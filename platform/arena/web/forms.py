@@ -56,7 +56,7 @@ class BotUploadForm(ServiceErrorsMixin, forms.Form):
 
 
 def ruleset_choices() -> list[tuple[str, str]]:
-    return [(name, name.replace("_", " ")) for name in engine.PRESETS]
+    return [(name, name.replace("_", " ")) for name in engine.PRESET_NAMES]
 
 
 class TournamentForm(ServiceErrorsMixin, forms.Form):
@@ -68,7 +68,11 @@ class TournamentForm(ServiceErrorsMixin, forms.Form):
         help_text="The rules every game uses; <em>korean</em> is the standard one.",
     )
     seats = forms.IntegerField(
-        label="Table size", min_value=2, max_value=8, initial=2, help_text="Players per game."
+        label="Table size",
+        min_value=engine.MIN_PLAYERS,
+        max_value=engine.MAX_PLAYERS,
+        initial=2,
+        help_text="Players per game.",
     )
     games_per_match = forms.IntegerField(
         min_value=1,

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from rest_framework import serializers
 
+import engine
 from arena.tournaments.models import Tournament, TournamentEntry
 from arena.tournaments.services import MAX_ENTRANTS
 
@@ -16,7 +17,7 @@ class TournamentCreateInputSerializer(serializers.Serializer):
         default="korean",
         help_text="A preset name (e.g. 'korean') or an object of rule options.",
     )
-    seats = serializers.IntegerField(min_value=2, max_value=8)
+    seats = serializers.IntegerField(min_value=engine.MIN_PLAYERS, max_value=engine.MAX_PLAYERS)
     games_per_match = serializers.IntegerField(
         min_value=1, help_text="A multiple of seats, so that seats rotate fully."
     )

@@ -10,7 +10,7 @@ MIB = 1024 * KIB
 
 @dataclass(frozen=True)
 class Limits:
-    """What one bot may use. Defaults are the platform's (issue 4).
+    """What one bot may use. The defaults are the platform's limits.
 
     >>> Limits().message_ms, Limits(message_ms=200).message_ms
     (1000, 200)

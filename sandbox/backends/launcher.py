@@ -3,10 +3,11 @@
 CPython's `subprocess` forks the calling process whenever `Popen` has a
 `preexec_fn`, and vforks otherwise. A fork copies the page tables of a worker
 with Django loaded and makes every page it touches next a copy-on-write fault:
-measured on the benchmark machine, 3 ms of the worker's CPU and 10 to 19 ms of
-wall time per bot (`benchmarks/sandbox.py --launch`), against 0.4 ms and 4 to
-8 ms this way. So what `preexec_fn` did between fork and exec is done by a short,
-constant `/bin/sh` script instead, which then execs the bot's command:
+on a 2-core machine `benchmarks/sandbox.py --launch 40` times about 3.6 ms of the
+worker's CPU and 20 ms of wall time per bot that way, against 0.5 ms and 6 ms this
+way (docs/benchmarks.md). So what a `preexec_fn` would do between fork and exec is
+done by a short, constant `/bin/sh` script instead, which then execs the bot's
+command:
 
 1. join the bot's cgroup(s), still as root;
 2. set the rlimits (`ulimit`, which sets soft and hard limits together);
@@ -16,7 +17,7 @@ constant `/bin/sh` script instead, which then execs the bot's command:
 
 Before its last exec the script writes one newline on the bot's stdout, which
 `wait_started` reads, so the worker knows that the bot is in its limits (and
-returns only then, as `Popen` with a `preexec_fn` did); the bot's own output comes
+returns only then, as `Popen` with a `preexec_fn` would); the bot's own output comes
 after it. When a step fails the script says why on stderr and exits with
 `LAUNCH_FAILED`, having written nothing on stdout. Every value reaches the script as
 an argument, never as script text.

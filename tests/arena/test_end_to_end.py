@@ -1,4 +1,4 @@
-"""Issue 5 end to end, through a real Celery worker and the configured broker.
+"""The platform end to end, through a real Celery worker and the configured broker.
 
 Three example bots are uploaded by a user, qualify in the sandbox, play ladder
 matches (queued by the matchmaker that beat runs), their ratings move, a tournament

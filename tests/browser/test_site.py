@@ -1,4 +1,4 @@
-"""The site end to end in a real browser (issue 6): sign up, upload example bots and
+"""The site end to end in a real browser: sign up, upload example bots and
 watch them qualify, the leaderboard, a match, a replay stepped with the keyboard
 and checked against the log, and a tournament whose progress reaches 100%."""
 

@@ -151,7 +151,7 @@ def test_random_bot_runs_alone_on_the_standard_library(tmp_path):
 
 
 def test_the_random_bot_plays_a_deal_the_same_way_every_time():
-    # So a match against it replays from its seed alone (and benchmarks/platform.py
+    # So a match against it replays from its seed alone (and benchmarks/arena_platform.py
     # plays the very same games on both of its paths).
     def play(seed: int) -> list:
         bot = ProcessBot([sys.executable, "-I", "-S", str(EXAMPLES / "random_bot.py")], cwd=REPO)
@@ -169,13 +169,15 @@ def test_the_random_bot_plays_a_deal_the_same_way_every_time():
 
 
 def win_rate(hero: str, rival: str, games: int) -> float:
-    # The very function whose 1000-game figure docs/benchmarks.md records.
+    # The function `benchmarks/engine.py --bots 1000` reports the win rates with, so
+    # the test and the benchmark measure the same thing.
     from benchmarks.engine import win_rate as measured
 
     return measured(hero, rival, games)[0]
 
 
-# The bar, over its 1000 two-player games (about a second each).
+# The strength the example bots must show, over 1000 two-player games (about a
+# second each).
 def test_heuristic_beats_random_in_three_games_of_four():
     assert win_rate("heuristic", "random", 1000) >= 0.75
 

@@ -3,7 +3,7 @@
 A log speaks of table seats; the platform speaks of a match's bot indexes
 (MatchSeat.index). `log["seating"][seat]` is the index of the bot at that seat.
 Logs are stored zlib-compressed: they are mostly repeated JSON keys and shrink
-about fivefold (35 KB of JSON to 7 KB for a 4-game match).
+severalfold.
 """
 
 from __future__ import annotations
@@ -18,16 +18,15 @@ import orjson
 _TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
 
 
-# zlib level 3: for the logs of a 4-game match (35 KB of JSON), 0.33 ms of CPU and
-# 7.0 KB, against 0.56 ms and 6.3 KB at level 6 (docs/benchmarks.md, session 8):
-# 11% more storage for 40% less compression work, on every match played.
+# zlib level 3 rather than the default 6: a little more storage for much less
+# compression work, on every match played.
 LOG_COMPRESSION_LEVEL = 3
 
 
 def log_compress(log: dict[str, Any]) -> bytes:
-    # orjson: a tenth of the standard encoder's CPU for a match's logs (1.1 ms
-    # against 0.11 on this machine), on every match played. Non-string keys are
-    # written as strings, as the standard encoder does.
+    # orjson: a small fraction of the standard encoder's CPU for a match's logs, on
+    # every match played. Non-string keys are written as strings, as the standard
+    # encoder does.
     return zlib.compress(orjson.dumps(log, option=orjson.OPT_NON_STR_KEYS), LOG_COMPRESSION_LEVEL)
 
 

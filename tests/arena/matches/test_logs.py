@@ -23,7 +23,8 @@ def test_a_compressed_log_comes_back_as_it_was():
 
 
 def test_logs_stored_at_another_level_still_read():
-    """The level changed (6 before session 8); zlib reads any level's output."""
+    """Logs compressed at another level (6, zlib's default) still read: zlib
+    decompresses any level's output, so the level can change without a migration."""
     log = game_log_for(ranks_by_index=[1, 2])
     assert LOG_COMPRESSION_LEVEL == 3
     older = zlib.compress(orjson.dumps(log), 6)

@@ -10,6 +10,8 @@ from django.conf import settings
 from django.core.validators import MaxValueValidator, MinValueValidator
 from django.db import models
 
+import engine
+
 
 class Competition(models.Model):
     """A ladder for one ruleset and one table size, with its own ratings."""
@@ -18,7 +20,7 @@ class Competition(models.Model):
     name = models.CharField(max_length=100)
     ruleset = models.JSONField(help_text="The engine ruleset, every option spelled out.")
     seats = models.PositiveSmallIntegerField(
-        validators=[MinValueValidator(2), MaxValueValidator(8)]
+        validators=[MinValueValidator(engine.MIN_PLAYERS), MaxValueValidator(engine.MAX_PLAYERS)]
     )
     games_per_match = models.PositiveSmallIntegerField(default=4)
     is_default = models.BooleanField(default=False)

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import copy
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -25,7 +26,8 @@ def default_competition() -> Competition:
     competition = Competition.objects.filter(is_default=True).order_by("pk").first()
     if competition is None:
         competition, _ = Competition.objects.get_or_create(
-            slug=DEFAULT_SLUG, defaults={**DEFAULT_COMPETITION, "ruleset": dict(KOREAN_RULESET)}
+            slug=DEFAULT_SLUG,
+            defaults={**DEFAULT_COMPETITION, "ruleset": copy.deepcopy(KOREAN_RULESET)},
         )
     return competition
 

@@ -28,12 +28,11 @@ from django.utils import timezone
 
 from arena.core.queueing import task_queue_on_commit
 from arena.matches.models import Match
+from arena.matches.services import RUN_MATCH_TASK
 from arena.tournaments.services import tournament_match_finished
 
 from . import sql
 from .heartbeat import LeaseKeeper
-
-RUN_MATCH_TASK = "arena.matches.run_match"
 
 
 @dataclass(frozen=True, slots=True)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import os
+import time
 from pathlib import Path
 from typing import Any
 
@@ -92,15 +93,23 @@ def assert_opponent_played_on(log: dict[str, Any], opponent_index: int = 1) -> N
 
 
 def processes_with(marker: str) -> list[int]:
+    """Live processes whose command line (`/proc/<pid>/cmdline`, what `ps` shows) holds
+    `marker`: any process of the host, sandboxed or not, this one aside.
+
+    A hostile bot that means to be found puts its marker there (an argument of an
+    exec); a marker in a bot's source is not on any command line (code reaches the
+    sandbox as a file), so it would never be found. A zombie's command line is empty.
+    """
+    needle = marker.encode()
     found = []
     for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
+        if not entry.name.isdigit() or int(entry.name) == os.getpid():
             continue
         try:
             cmdline = (entry / "cmdline").read_bytes()
         except OSError:
             continue
-        if marker.encode() in cmdline and int(entry.name) != os.getpid():
+        if needle in cmdline:
             found.append(int(entry.name))
     return found
 
@@ -118,9 +127,37 @@ def leftover_cgroups() -> list[Path]:
     return [leaf for parent in parent_dirs() if parent.is_dir() for leaf in parent.glob(mine)]
 
 
+def host_leftovers(marker: str | None = None, *, grace_s: float = 0.0) -> dict[str, list[Any]]:
+    """What bots of this test process left on the host, by kind, kinds with none left out:
+    bot containers (running or not), cgroups, and processes with `marker` on their
+    command line (these may take `grace_s` to go: a PID namespace whose last holder
+    was killed is torn down by the kernel, after the kill returned)."""
+    processes: list[int] = []
+    if marker is not None:
+        deadline = time.monotonic() + grace_s
+        processes = processes_with(marker)
+        while processes and time.monotonic() < deadline:
+            time.sleep(0.02)
+            processes = processes_with(marker)
+    found = {
+        "containers": leftover_containers(),
+        "cgroups": [str(path) for path in leftover_cgroups()],
+        "processes": [describe_process(pid) for pid in processes],
+    }
+    return {kind: items for kind, items in found.items() if items}
+
+
+def describe_process(pid: int) -> str:
+    """`pid: command line` (shortened), for a failure message."""
+    try:
+        cmdline = (Path("/proc") / str(pid) / "cmdline").read_bytes()
+    except OSError:
+        return f"{pid}: (gone)"
+    text = " ".join(cmdline.decode(errors="replace").replace("\0", " ").split())
+    return f"{pid}: {text if len(text) <= 200 else text[:60] + ' ... ' + text[-100:]}"
+
+
 def assert_host_clean(marker: str | None = None) -> None:
     """Nothing of any bot is left: no container, no cgroup, no process with `marker`."""
-    assert leftover_containers() == []
-    assert leftover_cgroups() == []
-    if marker is not None:
-        assert processes_with(marker) == []
+    leftovers = host_leftovers(marker, grace_s=2.0)
+    assert leftovers == {}, f"left on the host after the match: {leftovers}"

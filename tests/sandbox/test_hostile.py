@@ -10,9 +10,11 @@ from __future__ import annotations
 import contextlib
 import dataclasses
 import json
+import os
 import signal
 import socket
 import subprocess
+import sys
 import time
 import uuid
 from collections.abc import Iterator
@@ -20,6 +22,8 @@ from pathlib import Path
 
 import pytest
 
+import sandbox
+from sandbox.backends.select import launcher_for
 from tests.sandbox.harness import (
     FAST,
     FIRST_LEGAL,
@@ -28,7 +32,9 @@ from tests.sandbox.harness import (
     assert_host_clean,
     assert_opponent_played_on,
     fault_of,
+    host_leftovers,
     play,
+    processes_with,
     render,
     report_of,
     require_backend,
@@ -124,7 +130,53 @@ def test_thread_bomb_is_capped(backend: str) -> None:
 def test_daemonized_child_does_not_outlive_the_match(backend: str, tmp_path: Path) -> None:
     marker = f"onecard-daemon-{uuid.uuid4().hex}"
     log = play(render("daemon_child.py", tmp_path, marker=marker), backend).games[0]
+    assert report_of(log) == {"daemon": "running"}  # the attack happened, marker and all
     assert_opponent_played_on(log)
+    assert_host_clean(marker)
+
+
+def test_the_host_check_sees_a_daemon_in_a_sandbox_not_yet_torn_down(
+    backend: str, tmp_path: Path
+) -> None:
+    """The test above's positive control: the check finds, from the host, the same daemon
+    in the same sandbox while its teardown has not run (its process by the marker on its
+    command line, and its cgroup or container); after the teardown, nothing."""
+    marker = f"onecard-daemon-{uuid.uuid4().hex}"
+    program = sandbox.BotProgram("hostile", render("daemon_child.py", tmp_path, marker=marker))
+    with launcher_for(backend, image=None, runtime=None)(program, FAST) as bot:
+        reply = json.loads(bot.exchange(b'{"type": "start"}\n', time.monotonic() + 10))
+        assert json.loads(reply["debug"]) == {"daemon": "running"}
+        leftovers = host_leftovers(marker)
+        assert len(leftovers.get("processes", [])) == 1, leftovers
+        if backend == "docker":
+            assert leftovers.get("containers") == [getattr(bot, "container_id", None)], leftovers
+        elif getattr(bot, "cgroup", None) is not None:
+            assert leftovers.get("cgroups"), leftovers
+        with pytest.raises(AssertionError, match=marker):
+            assert_host_clean(marker)
+    assert_host_clean(marker)
+
+
+def test_the_host_check_sees_a_daemon_an_unsandboxed_bot_left(tmp_path: Path) -> None:
+    """The same daemon, left for real by the same bot run without a sandbox: it outlives
+    the bot (its own session, SIGTERM ignored) and the check finds it."""
+    marker = f"onecard-daemon-{uuid.uuid4().hex}"
+    bot = render("daemon_child.py", tmp_path, marker=marker)
+    try:
+        run = subprocess.run(
+            [sys.executable, "-I", str(bot)],
+            input='{"type": "start"}\n',
+            capture_output=True,
+            text=True,
+            timeout=30,
+            check=True,
+        )  # the bot exits at the end of its input; its daemon does not
+        assert json.loads(json.loads(run.stdout)["debug"]) == {"daemon": "running"}
+        with pytest.raises(AssertionError, match=marker):
+            assert_host_clean(marker)
+    finally:
+        for pid in processes_with(marker):
+            os.kill(pid, signal.SIGKILL)
     assert_host_clean(marker)
 
 

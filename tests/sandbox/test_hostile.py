@@ -185,6 +185,7 @@ def test_bot_ignoring_sigterm_and_end_of_input_is_killed(backend: str, tmp_path:
     started = time.monotonic()
     log = play(render("ignore_sigterm.py", tmp_path, marker=marker), backend).games[0]
     assert time.monotonic() - started < 30
+    assert report_of(log) == {"marked": True}  # the check below can see it
     assert fault_of(log) is None
     assert_host_clean(marker)
 

@@ -115,9 +115,11 @@ def test_start_up_slower_than_a_move_but_within_the_first_start_is_fine(
 
 
 def test_fork_bomb_is_capped_and_torn_down(backend: str, tmp_path: Path) -> None:
-    log = play(HOSTILE / "fork_bomb.py", backend, limits=ROOMY).games[0]
-    assert report_of(log)["forked"] < FAST.pids
+    marker = f"onecard-fork-bomb-{uuid.uuid4().hex}"
+    log = play(render("fork_bomb.py", tmp_path, marker=marker), backend, limits=ROOMY).games[0]
+    assert 0 < report_of(log)["forked"] < FAST.pids
     assert_opponent_played_on(log)
+    assert_host_clean(marker)
 
 
 def test_thread_bomb_is_capped(backend: str) -> None:

@@ -1,9 +1,18 @@
-"""Forks until the kernel refuses, reports how far it got, and leaves the children running."""
+"""Forks until the kernel refuses, reports how far it got, and leaves the children running.
+
+It runs with `__MARKER__` on its command line (it execs itself once with the marker
+as an extra argument), and so does every child it forks: the host's process list
+shows any that outlive the match.
+"""
 
 import json
 import os
 import sys
 import time
+
+MARKER = "__MARKER__"
+if MARKER not in sys.orig_argv:
+    os.execv(sys.executable, [*sys.orig_argv, MARKER])
 
 
 def bomb():

@@ -2,20 +2,62 @@
 when the next player is close to going out, take free turns (K, and J or Q with two
 players), name a 7's suit after its own hand, call One Card, catch every lapse.
 
-Run it as a process: ``python3 bots_examples/heuristic_bot.py``.
+Run it as a process: ``python3 heuristic_bot.py``. It needs nothing but the
+standard library: the card helpers it uses are the few lines below.
 """
 
 from __future__ import annotations
 
+import json
 import sys
-from pathlib import Path
+from collections.abc import Callable
 from typing import Any
 
-try:
-    from engine.bot import attack_value, longest_suit, rank, run, suit
-except ImportError:  # run from a checkout: the engine sits beside this folder
-    sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
-    from engine.bot import attack_value, longest_suit, rank, run, suit
+SUITS = "SHDC"
+# How many cards each attack card makes the next player draw under the `korean`
+# rules; a `start` message's ruleset says the values of the game being played.
+KOREAN_ATTACK_VALUES = {"2": 2, "A": 3, "AS": 5, "BJ": 7, "CJ": 10}
+
+
+def attack_value(code: str, ruleset: dict[str, Any] | None = None) -> int:
+    """How many cards ``code`` makes the next player draw (0 for a card that does
+    not attack), under the ruleset of a ``start`` message (default ``korean``).
+
+    >>> attack_value("AS"), attack_value("AS", {"attack_values": {"AS": 3}}), attack_value("9D")
+    (5, 3, 0)
+    """
+    key = code if code in ("AS", "BJ", "CJ") else code[0] if code[0] in "2A" else None
+    if key is None:
+        return 0
+    values = (ruleset or {}).get("attack_values") or {}
+    return int(values.get(key, KOREAN_ATTACK_VALUES[key]))
+
+
+def rank(code: str) -> str:
+    """``"A"`` .. ``"K"`` (``"T"`` for ten), or ``"BJ"``/``"CJ"`` for a joker.
+
+    >>> rank("TD"), rank("BJ")
+    ('T', 'BJ')
+    """
+    return code if code in ("BJ", "CJ") else code[0]
+
+
+def suit(code: str) -> str | None:
+    """``"S"``, ``"H"``, ``"D"`` or ``"C"``; None for a joker."""
+    return None if code in ("BJ", "CJ") else code[1]
+
+
+def longest_suit(hand: list[str], *, besides: str | None = None) -> str:
+    """The suit ``hand`` holds most of (not counting ``besides``): a 7's best call.
+
+    >>> longest_suit(["7H", "4S", "5S", "9H"], besides="7H")
+    'S'
+    """
+    counts = dict.fromkeys(SUITS, 0)
+    for code in hand:
+        if code != besides and (s := suit(code)) is not None:
+            counts[s] += 1
+    return max(SUITS, key=lambda s: counts[s])
 
 
 class HeuristicBot:
@@ -95,6 +137,16 @@ def _next_count(message: dict[str, Any]) -> int:
 
 def make_bot(seed: int | None = None) -> HeuristicBot:
     return HeuristicBot()
+
+
+def run(decide: Callable[[dict[str, Any]], dict[str, Any]]) -> None:
+    """The protocol: one JSON message per line in, one JSON reply per line out."""
+    for line in sys.stdin:
+        if line.strip():
+            try:
+                print(json.dumps(decide(json.loads(line))), flush=True)
+            except BrokenPipeError:  # the engine has gone; nothing is listening
+                return
 
 
 if __name__ == "__main__":

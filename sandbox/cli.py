@@ -7,6 +7,9 @@
 Built-in bots (random, greedy, heuristic) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
 backend, which isolates nothing: say `--backend bwrap` or `docker` for others' bots.
+
+The command needs only the standard library (it is the starter kit's runner):
+the docker backend, which needs the `docker` package, loads only when asked for.
 """
 
 from __future__ import annotations
@@ -24,14 +27,16 @@ from typing import Any, TextIO
 import engine
 from bots_examples import builtin_bots
 from engine.text import describe_event, parse_choice, render_game, render_view
-from sandbox.backends.select import BACKENDS, launcher_for, resolve_backend
 from sandbox.errors import InfrastructureError
 from sandbox.inprocess import InProcessBot
 from sandbox.limits import Limits
 from sandbox.match import Player, SeatReport, play_match, start_players, stop_players
+from sandbox.process import BotProcess
 from sandbox.program import BotProgram
 from sandbox.seat import SandboxedBot
 
+# sandbox.backends.select.BACKENDS, spelled out so that `--help` needs no docker.
+BACKENDS = ("docker", "bwrap", "subprocess")
 TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
 
 
@@ -92,12 +97,42 @@ class ProgressBar:
         self.stream.flush()
 
 
+Launch = Callable[[BotProgram, Limits], BotProcess]
+
+
+def backend_for_files(name: str) -> tuple[str, Launch]:
+    """The backend bot files run with, and its launcher: `sandbox.backends.select`'s
+    choice when the `docker` package is installed; without it (a bare Python with
+    the starter kit) bwrap or subprocess, which need only the standard library."""
+    try:
+        from sandbox.backends import select
+    except ModuleNotFoundError as missing:
+        if (missing.name or "").partition(".")[0] not in ("docker", "requests"):
+            raise
+        return _backend_without_docker(name)
+    chosen = select.resolve_backend(name, allow_unsandboxed=True)
+    return chosen, select.launcher_for(chosen, image=None, runtime=None)
+
+
+def _backend_without_docker(name: str) -> tuple[str, Launch]:
+    from sandbox.backends.bwrap import bwrap_path, launch_bwrap
+    from sandbox.backends.local import launch_subprocess
+
+    if name == "docker":
+        raise InfrastructureError("the docker backend needs the Python package docker")
+    if name in ("auto", "bwrap") and bwrap_path() is not None:
+        return "bwrap", launch_bwrap
+    if name == "bwrap":
+        raise InfrastructureError("bubblewrap (bwrap) is not installed")
+    return "subprocess", launch_subprocess
+
+
 def _players(
     specs: Sequence[str], *, backend: str, limits: Limits, seed: int, deadline: float
 ) -> tuple[list[Player], list[str], str | None]:
     """Players for bot arguments: built-in names in-process, anything else a bot file."""
     builtins = builtin_bots()
-    chosen: str | None = None
+    backend_chosen: tuple[str, Launch] | None = None
     players: list[Player] = []
     names: list[str] = []
     for index, spec in enumerate(specs):
@@ -108,18 +143,18 @@ def _players(
         path = Path(spec)
         program = BotProgram(path.stem if path.is_file() else path.name, path)
         program.check()
-        if chosen is None:
-            chosen = resolve_backend(backend, allow_unsandboxed=True)
-            if chosen == "subprocess":
+        if backend_chosen is None:
+            backend_chosen = backend_for_files(backend)
+            if backend_chosen[0] == "subprocess":
                 print(
                     "note: bot files run with the subprocess backend, NOT isolated from this "
                     "machine; use --backend bwrap or docker for bots you did not write",
                     file=sys.stderr,
                 )
-        launch = partial(launcher_for(chosen, image=None, runtime=None), program, limits)
+        launch = partial(backend_chosen[1], program, limits)
         players.append(SandboxedBot(launch, limits, match_deadline=deadline))
         names.append(program.name)
-    return players, names, chosen
+    return players, names, backend_chosen[0] if backend_chosen else None
 
 
 def command_match(args: argparse.Namespace) -> int:

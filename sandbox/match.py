@@ -17,7 +17,6 @@ from functools import partial
 from typing import Any, Protocol
 
 import engine
-from sandbox.backends.select import launcher_for, resolve_backend
 from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
 from sandbox.program import BotProgram
@@ -206,6 +205,10 @@ def run_match(
     failure is a fault in the logs, never an exception here. Call it from a thread
     that lives as long as the match (see `start_players`).
     """
+    # Here, not at the top: the docker backend needs the `docker` package, and the
+    # local command (sandbox.cli) plays through `play_match` on the standard library.
+    from sandbox.backends.select import launcher_for, resolve_backend
+
     _check_table(len(bots))
     for program in bots:
         program.check()

@@ -92,3 +92,57 @@ def test_wilson_interval_is_sane() -> None:
     assert low == 0.0
     assert 0.2 < high < 0.35
     assert wilson_interval(0, 0) == (0.0, 1.0)
+
+
+def bare_onecard(*args: str) -> subprocess.CompletedProcess[str]:
+    """`python3 -m onecard` on the interpreter behind the venv with no site-packages
+    (no docker, no Django, no install of ours), the repository on the path alone,
+    printing the modules it imported from outside the standard library."""
+    code = (
+        "import sys, runpy; sys.path.insert(0, '.'); sys.argv = ['onecard', *sys.argv[1:]]\n"
+        "try:\n"
+        "    runpy.run_module('onecard', run_name='__main__')\n"
+        "finally:\n"
+        "    print(sorted({m.split('.')[0] for m in sys.modules}"
+        " - set(sys.stdlib_module_names) - {'__main__'}), file=sys.stderr)\n"
+    )
+    python = getattr(sys, "_base_executable", sys.executable)
+    return subprocess.run(
+        [python, "-I", "-S", "-c", code, *args],
+        capture_output=True,
+        text=True,
+        timeout=120,
+        cwd=REPO_ROOT,
+        env={},
+        check=False,
+    )
+
+
+def test_python_m_onecard_plays_a_bot_file_on_the_standard_library_alone() -> None:
+    done = bare_onecard("match", str(FIRST_LEGAL), "greedy", "--games", "2")
+    assert done.returncode == 0, done.stderr
+    assert [line.split()[:2] for line in done.stdout.splitlines()[1:3]] == [
+        ["first_legal", "2"],
+        ["greedy", "2"],
+    ]
+    imported = done.stderr.strip().splitlines()[-1]
+    assert imported == "['bots_examples', 'engine', 'onecard', 'sandbox']"
+
+
+def test_without_the_docker_package_docker_is_refused_and_auto_falls_back() -> None:
+    refused = bare_onecard(
+        "match", str(FIRST_LEGAL), "greedy", "--games", "1", "--backend", "docker"
+    )
+    assert refused.returncode == 2
+    assert "the docker backend needs the Python package docker" in refused.stderr
+    fallback = bare_onecard(
+        "match", str(FIRST_LEGAL), "greedy", "--games", "1", "--backend", "auto"
+    )
+    assert fallback.returncode == 0, fallback.stderr
+
+
+def test_the_commands_backends_are_the_sandboxes() -> None:
+    from sandbox.backends.select import BACKENDS as SELECTABLE
+    from sandbox.cli import BACKENDS
+
+    assert BACKENDS == SELECTABLE

@@ -25,6 +25,8 @@ COPY manage.py ./
 COPY engine engine
 COPY sandbox sandbox
 COPY bots_examples bots_examples
+# The local runner: the starter kit (/starter-kit.zip) is zipped from these folders.
+COPY onecard onecard
 COPY platform platform
 # collectstatic needs settings that import cleanly: a throwaway key at build time.
 RUN DJANGO_SECRET_KEY=build-only-key-build-only-key-build-only-key-build-only \

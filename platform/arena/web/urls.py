@@ -9,6 +9,7 @@ app_name = "web"
 urlpatterns = [
     path("", home.home, name="home"),
     path("examples/<slug:name>.py", home.example_bot_download, name="example-bot"),
+    path("starter-kit.zip", home.starter_kit_download, name="starter-kit"),
     # Accounts: Django's default LOGIN_URL and LOGIN_REDIRECT_URL live under /accounts/.
     path("accounts/signup/", accounts.signup, name="signup"),
     path("accounts/login/", accounts.LoginView.as_view(), name="login"),

@@ -1,4 +1,4 @@
-"""The home page and the example bot downloads."""
+"""The home page, the example bot downloads and the starter kit."""
 
 from __future__ import annotations
 
@@ -10,6 +10,7 @@ from arena.matches.selectors import match_list, matches_live
 from arena.ratings.selectors import leaderboard_list
 from arena.web.examples import example_bot_get, example_bots
 from arena.web.selectors import competition_default
+from arena.web.starter_kit import FILENAME, starter_kit
 
 HOME_LEADERS = 10
 HOME_MATCHES = 8
@@ -43,3 +44,11 @@ def example_bot_download(request: HttpRequest, name: str) -> FileResponse:
         filename=example.filename,
         content_type="text/x-python; charset=utf-8",
     )
+
+
+@require_safe
+def starter_kit_download(request: HttpRequest) -> HttpResponse:
+    response = HttpResponse(starter_kit(), content_type="application/zip")
+    response["Content-Disposition"] = f'attachment; filename="{FILENAME}"'
+    response["X-Content-Type-Options"] = "nosniff"
+    return response

@@ -18,7 +18,9 @@ BASE_DIR = REPO_ROOT
 
 DEV_SECRET_KEY = "django-insecure-onecard-arena-development-key-never-use-in-production"  # noqa: S105 (development only; production refuses it)
 SECRET_KEY = env_str("DJANGO_SECRET_KEY", DEV_SECRET_KEY)
-DEBUG = env_bool("DJANGO_DEBUG", True)
+# Off unless asked for: `make run` shows the site's own 404 and 500 pages, not
+# Django's debug page with its URL list (DJANGO_DEBUG=true brings that back).
+DEBUG = env_bool("DJANGO_DEBUG", False)
 ALLOWED_HOSTS = env_list("DJANGO_ALLOWED_HOSTS", ["localhost", "127.0.0.1", "[::1]", "testserver"])
 CSRF_TRUSTED_ORIGINS = env_list("DJANGO_CSRF_TRUSTED_ORIGINS", [])
 
@@ -105,17 +107,20 @@ MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
-    "staticfiles": {
-        "BACKEND": "whitenoise.storage.CompressedManifestStaticFilesStorage"
-        if not DEBUG
-        else "django.contrib.staticfiles.storage.StaticFilesStorage"
-    },
+    # Production collects hashed copies (arena.settings.production); here files are
+    # served as they lie, with or without DEBUG.
+    "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     # Uploaded bot code: private, outside MEDIA_ROOT, and a storage that has no URL.
     "bot_code": {
         "BACKEND": "arena.bots.storage.PrivateFileSystemStorage",
         "OPTIONS": {"location": str(VAR_DIR / "bot-code")},
     },
 }
+
+# WhiteNoise serves the static files, with DEBUG off too (`make run` runs
+# `runserver`, whose own static serving is for DEBUG only): straight from the apps'
+# folders here, from STATIC_ROOT after `collectstatic` in production.
+WHITENOISE_USE_FINDERS = True
 
 # --- Celery -------------------------------------------------------------------------
 # The embedded default broker is kombu's filesystem transport: several processes on

@@ -225,17 +225,30 @@ def bot_version_retire(*, user: User, version: BotVersion) -> BotVersion:
         if version.status in (BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING):
             raise ValidationError({"status": ["Wait until the version's qualification ends."]})
         if version.status != BotVersion.Status.RETIRED:
+            # A failed version keeps why it failed: its owner still needs to know.
+            failure = version.status_reason if version.status == BotVersion.Status.FAILED else ""
             version.status = BotVersion.Status.RETIRED
-            version.status_reason = "Retired by its owner."
+            version.status_reason = f"Retired by its owner. {failure}".strip()
             version.save(update_fields=["status", "status_reason"])
     return version
 
 
 def _make_active(version: BotVersion) -> None:
-    """Expects the bot's row to be locked by the caller."""
-    BotVersion.objects.filter(bot_id=version.bot_id, status=BotVersion.Status.ACTIVE).exclude(
-        pk=version.pk
-    ).update(status=BotVersion.Status.RETIRED, status_reason="Replaced by a newer version.")
+    """Expects the bot's row to be locked by the caller. The version it replaces
+    says by which: "Replaced by v3", or "Replaced by v1 (rolled back)"."""
+    replaced = (
+        BotVersion.objects.filter(bot_id=version.bot_id, status=BotVersion.Status.ACTIVE)
+        .exclude(pk=version.pk)
+        .first()
+    )
+    if replaced is not None:
+        rolled_back = " (rolled back)" if version.number < replaced.number else ""
+        # Still conditional: a match result may take it off the ladder meanwhile
+        # (bot_versions_faults_record does not lock the bot).
+        BotVersion.objects.filter(pk=replaced.pk, status=BotVersion.Status.ACTIVE).update(
+            status=BotVersion.Status.RETIRED,
+            status_reason=f"Replaced by v{version.number}{rolled_back}",
+        )
     version.status = BotVersion.Status.ACTIVE
     version.status_reason = ""
     version.consecutive_faulted_matches = 0

@@ -94,6 +94,8 @@ class CompetitionFactory(factory.django.DjangoModelFactory):
     ruleset = factory.LazyFunction(lambda: dict(KOREAN))
     seats = 2
     games_per_match = 2
+    # The Elo tests' ladders; the Plackett-Luce ones say so (the model's default).
+    rating_system = "elo"
 
 
 def default_competition() -> Competition:

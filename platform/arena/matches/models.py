@@ -23,6 +23,18 @@ class Competition(models.Model):
         validators=[MinValueValidator(engine.MIN_PLAYERS), MaxValueValidator(engine.MAX_PLAYERS)]
     )
     games_per_match = models.PositiveSmallIntegerField(default=4)
+
+    class RatingSystem(models.TextChoices):
+        # The same names as arena.ratings.ledger.SYSTEMS (a test keeps them equal).
+        ELO = "elo", "Elo (pairwise)"
+        PLACKETT_LUCE = "plackett_luce", "Plackett-Luce (mu, sigma)"
+
+    rating_system = models.CharField(
+        max_length=16,
+        choices=RatingSystem.choices,
+        default=RatingSystem.PLACKETT_LUCE,
+        help_text="How the ladder rates its games (docs/ratings-and-tournaments.md).",
+    )
     is_default = models.BooleanField(default=False)
     ladder_enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)

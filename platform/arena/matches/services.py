@@ -92,6 +92,7 @@ def competition_create(
     seats: int,
     games_per_match: int = 4,
     ladder_enabled: bool = True,
+    rating_system: str = Competition.RatingSystem.PLACKETT_LUCE,
 ) -> Competition:
     """A new ladder. Its ruleset is stored with every option spelled out, so that a
     later change of the engine's defaults cannot change what it plays."""
@@ -105,11 +106,16 @@ def competition_create(
         )
     if not 1 <= games_per_match <= MAX_GAMES_PER_MATCH:
         raise ValidationError({"games_per_match": [f"From 1 to {MAX_GAMES_PER_MATCH}."]})
+    if rating_system not in Competition.RatingSystem.values:
+        raise ValidationError(
+            {"rating_system": [f"One of {', '.join(Competition.RatingSystem.values)}."]}
+        )
     try:
         normalized = engine.Ruleset.from_value(ruleset).to_dict()
     except engine.RulesetError as error:
         raise ValidationError({"ruleset": [str(error)]}) from None
     return Competition.objects.create(
+        rating_system=rating_system,
         slug=slug,
         name=name,
         ruleset=normalized,

@@ -111,21 +111,28 @@ class Interval:
         return self.low <= other.high and other.low <= self.high
 
 
-def confidence_interval(*, elo: float, games: int, score: float = 0.5) -> Interval | None:
-    """A 95% interval around `elo` from the number of games behind it.
+def confidence_interval(
+    *, elo: float, games: int, score: float = 0.5, seats: int = 2
+) -> Interval | None:
+    """A 95% interval around `elo` from the games behind it. None before the first.
 
-    It is the standard error of a performance rating: a score fraction p measured
-    over n games has variance p(1-p)/n, and the rating is the logit of p, whose
-    derivative is SCALE / (ln 10 * p(1-p)). `score` is the bot's mean pairwise score;
-    it is clamped to [0.1, 0.9] so that a bot that has won (or lost) everything does
-    not get a falsely narrow (or infinite) interval. None before the first game.
+    Two sources of error add up. The performance error: a score fraction p
+    measured over n games has variance p(1-p)/n, and the rating is the logit of p,
+    whose derivative is SCALE / (ln 10 * p(1-p)); `score`, the bot's mean pairwise
+    score, is clamped to [0.1, 0.9] so that a bot that has won (or lost) everything
+    does not get a falsely narrow (or infinite) interval. And the wobble of Elo
+    itself: with a fixed K a rating never settles, it keeps moving around the
+    bot's strength with a variance of about K * SCALE / (2 ln 10 * (seats - 1)) (the
+    stationary variance of the update linearised around that strength), which
+    does not shrink however many games are played.
 
     >>> round(confidence_interval(elo=1500.0, games=100).half_width, 1)
-    68.1
+    123.8
     """
     if games <= 0:
         return None
     p = min(max(score, 0.1), 0.9)
-    standard_error = SCALE / (math.log(10.0) * math.sqrt(games * p * (1.0 - p)))
-    half = Z_95 * standard_error
+    performance_variance = (SCALE / math.log(10.0)) ** 2 / (games * p * (1.0 - p))
+    wobble_variance = k_factor(games) * SCALE / (2.0 * math.log(10.0) * max(seats - 1, 1))
+    half = Z_95 * math.sqrt(performance_variance + wobble_variance)
     return Interval(low=elo - half, high=elo + half)

@@ -1,4 +1,4 @@
-"""Elo ratings per bot per competition, and every change for history charts."""
+"""Ratings per bot per competition, and every change for history charts."""
 
 from __future__ import annotations
 
@@ -25,6 +25,10 @@ class Rating(models.Model):
     # The latest ratings after each game (oldest first), kept on the row so that a
     # leaderboard page shows trend lines without reading the change history.
     trend = models.JSONField(default=list, blank=True)
+    # The Plackett-Luce skill and its uncertainty, in competitions that use it;
+    # `elo` is then the conservative value shown (arena.ratings.plackett_luce).
+    mu = models.FloatField(null=True, blank=True)
+    sigma = models.FloatField(null=True, blank=True)
 
     class Meta:
         constraints = [

@@ -21,7 +21,7 @@ from django.db.models import F, Min, Q
 
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
-from .ledger import Standing, game_outcome
+from .ledger import Standing, game_outcome, initial_standing
 from .locks import ratings_lock
 from .models import Rating, RatingChange
 from .services import RATING_TOTAL_FIELDS, rating_store_standing, standing_from_rating
@@ -92,11 +92,15 @@ def replay_competition(
     standings: dict[int, Standing] = {}
     changes: list[ReplayedChange] = []
     games = rated_games_in_order(competition=competition)
+    system = competition.rating_system
     for game_id, match_id, ranks, created_at in games:
         match_seats = seats[match_id]
-        before = [standings.get(s.bot_id, Standing()) for s in match_seats]
+        before = [standings.get(s.bot_id) or initial_standing(system) for s in match_seats]
         after = game_outcome(
-            before=before, ranks=[ranks[s.index] for s in match_seats], played_at=created_at
+            before=before,
+            ranks=[ranks[s.index] for s in match_seats],
+            played_at=created_at,
+            system=system,
         )
         for seat, old, new in zip(match_seats, before, after, strict=True):
             standings[seat.bot_id] = new
@@ -141,7 +145,11 @@ def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeRepo
         standings, changes, report.games = replay_competition(competition=competition)
         rows = ratings_lock(competition_id=competition.pk, bot_ids=[*bot_ids, *standings.keys()])
         for bot_id, row in rows.items():
-            stored = standing_from_rating(row) if bot_id in bot_ids else None
+            stored = (
+                standing_from_rating(row, system=competition.rating_system)
+                if bot_id in bot_ids
+                else None
+            )
             # A row that no game supports differs from the replay, which has none.
             replayed = standings.get(bot_id)
             if stored != replayed:
@@ -180,3 +188,13 @@ def rating_rows_replace(
         ],
         batch_size=BATCH,
     )
+
+
+def ratings_switch_system(*, competition: Competition, system: str) -> RecomputeReport:
+    """Rate a competition with another system from now on: its games are replayed in
+    it and its ratings and history rewritten, in one transaction."""
+    with transaction.atomic():
+        locked = Competition.objects.select_for_update().get(pk=competition.pk)
+        locked.rating_system = system
+        locked.save(update_fields=["rating_system"])
+        return ratings_recompute(competition=locked, write=True)

@@ -20,7 +20,7 @@ from django.db.models.functions import Cast
 from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
-from . import elo
+from . import ledger
 from .models import Rating, RatingChange
 
 # Rank order is Elo order; the bot id breaks ties so that pages never overlap.
@@ -54,6 +54,12 @@ class LeaderboardRow:
     # overlap are not yet separable.
     interval_low: float | None
     interval_high: float | None
+    # The ranks the bot could hold at 95% (band_low == band_high: separated from
+    # every other bot); bots whose bands overlap are not yet separable.
+    band_low: int
+    band_high: int
+    mu: float | None  # Plackett-Luce skill and uncertainty (None under Elo)
+    sigma: float | None
     provisional: bool
     games: int
     wins: int
@@ -130,19 +136,80 @@ def leaderboard_rows(*, competition: Competition, ratings: list[Rating]) -> list
         ).values_list("bot_id", flat=True)
     )
     ranks = competition_ranks(competition=competition, elos=[r.elo for r in details.values()])
+    bands = competition_bands(competition=competition)
     return [
         leaderboard_row(
-            details[pk], rank=ranks[details[pk].elo], active=details[pk].bot_id in active
+            details[pk],
+            competition=competition,
+            rank=ranks[details[pk].elo],
+            band=bands[details[pk].bot_id],
+            active=details[pk].bot_id in active,
         )
         for pk in ids
         if pk in details
     ]
 
 
-def leaderboard_row(rating: Rating, *, rank: int, active: bool) -> LeaderboardRow:
-    interval = elo.confidence_interval(
-        elo=rating.elo, games=rating.games, score=rating.score_fraction
+def rating_interval(*, rating: Rating, competition: Competition) -> Any:
+    """The rating's 95% interval on the Elo scale (ledger.rating_interval)."""
+    return ledger.rating_interval(
+        system=competition.rating_system,
+        elo_value=rating.elo,
+        games=rating.games,
+        score=rating.score_fraction,
+        mu=rating.mu,
+        sigma=rating.sigma,
+        seats=competition.seats,
     )
+
+
+def competition_intervals(*, competition: Competition) -> dict[int, Any]:
+    """Every rated bot's 95% interval in the competition, by bot id: one narrow
+    query (bands are relative to the whole ladder)."""
+    rows = Rating.objects.filter(competition=competition, games__gt=0).only(
+        "bot_id", "elo", "games", "score_sum", "mu", "sigma"
+    )
+    return {
+        rating.bot_id: rating_interval(rating=rating, competition=competition)
+        for rating in rows.iterator(chunk_size=5000)
+    }
+
+
+def competition_bands(*, competition: Competition) -> dict[int, tuple[int, int]]:
+    """Each rated bot's rank band (ledger.rank_bands), by bot id."""
+    intervals = competition_intervals(competition=competition)
+    return dict(zip(intervals, ledger.rank_bands(list(intervals.values())), strict=True))
+
+
+def bots_not_separated_from(*, bot: Bot, competition: Competition) -> list[Bot]:
+    """The bots whose 95% intervals overlap this bot's: not yet separable from it,
+    strongest first."""
+    intervals = competition_intervals(competition=competition)
+    own = intervals.get(bot.pk)
+    if own is None:
+        return []
+    overlapping = [
+        bot_id
+        for bot_id, interval in intervals.items()
+        if bot_id != bot.pk and interval.overlaps(own)
+    ]
+    by_id = Bot.objects.in_bulk(overlapping)
+    return [
+        by_id[bot_id]
+        for bot_id in sorted(overlapping, key=lambda b: -intervals[b].high)
+        if bot_id in by_id
+    ]
+
+
+def leaderboard_row(
+    rating: Rating,
+    *,
+    competition: Competition,
+    rank: int,
+    band: tuple[int, int],
+    active: bool,
+) -> LeaderboardRow:
+    interval = rating_interval(rating=rating, competition=competition)
     return LeaderboardRow(
         rank=rank,
         bot_id=rating.bot_id,
@@ -152,7 +219,13 @@ def leaderboard_row(rating: Rating, *, rank: int, active: bool) -> LeaderboardRo
         elo=rating.elo,
         interval_low=interval.low if interval else None,
         interval_high=interval.high if interval else None,
-        provisional=elo.is_provisional(rating.games),
+        band_low=band[0],
+        band_high=band[1],
+        mu=rating.mu,
+        sigma=rating.sigma,
+        provisional=ledger.is_provisional(
+            system=competition.rating_system, games=rating.games, sigma=rating.sigma
+        ),
         games=rating.games,
         wins=rating.wins,
         win_rate=rating.wins / rating.games if rating.games else 0.0,

@@ -12,7 +12,7 @@ from django.db import transaction
 from arena.core import statements
 from arena.matches.models import Game
 
-from .ledger import Standing, game_outcome
+from .ledger import Standing, game_outcome, initial_standing
 from .locks import ratings_lock
 from .models import Rating, RatingChange
 
@@ -23,7 +23,11 @@ class RatingError(ValueError):
     """A game that cannot be rated as it stands (a bot at two seats, bad ranks)."""
 
 
-def standing_from_rating(rating: Rating) -> Standing:
+def standing_from_rating(rating: Rating, *, system: str) -> Standing:
+    """The standing a Rating row holds; a row with no game yet starts as `system`
+    starts a bot."""
+    if rating.games == 0:
+        return initial_standing(system)
     return Standing(
         elo=rating.elo,
         games=rating.games,
@@ -32,6 +36,8 @@ def standing_from_rating(rating: Rating) -> Standing:
         score_sum=rating.score_sum,
         last_played_at=rating.last_played_at,
         trend=tuple(rating.trend),
+        mu=rating.mu,
+        sigma=rating.sigma,
     )
 
 
@@ -44,6 +50,8 @@ def rating_store_standing(*, rating: Rating, standing: Standing) -> None:
     rating.score_sum = standing.score_sum
     rating.last_played_at = standing.last_played_at
     rating.trend = list(standing.trend)
+    rating.mu = standing.mu
+    rating.sigma = standing.sigma
 
 
 @dataclass(frozen=True, slots=True)
@@ -115,7 +123,10 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
                 "game_id", flat=True
             )
         )
-        standings = {bot_id: standing_from_rating(row) for bot_id, row in rows.items()}
+        system = match.competition.rating_system
+        standings = {
+            bot_id: standing_from_rating(row, system=system) for bot_id, row in rows.items()
+        }
         changes = []
         for game, paired in paired_by_game:
             if game.pk in rated:
@@ -123,7 +134,10 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
                 continue
             before = [standings[seat.bot_id] for seat in paired]
             after = game_outcome(
-                before=before, ranks=[seat.rank for seat in paired], played_at=game.created_at
+                before=before,
+                ranks=[seat.rank for seat in paired],
+                played_at=game.created_at,
+                system=system,
             )
             for seat, old, new in zip(paired, before, after, strict=True):
                 changes.append(
@@ -155,4 +169,14 @@ def _ratings_write(*, rows: list[Rating], changes: list[RatingChange]) -> None:
     statements.insert(changes, keys=False)
 
 
-RATING_TOTAL_FIELDS = ["elo", "games", "wins", "rank_sum", "score_sum", "last_played_at", "trend"]
+RATING_TOTAL_FIELDS = [
+    "elo",
+    "games",
+    "wins",
+    "rank_sum",
+    "score_sum",
+    "last_played_at",
+    "trend",
+    "mu",
+    "sigma",
+]

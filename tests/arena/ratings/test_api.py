@@ -27,7 +27,7 @@ def ladder():
 
 def test_leaderboard_pages_keep_the_competition_rank(ladder, django_assert_max_num_queries):
     client = APIClient()
-    with django_assert_max_num_queries(6):
+    with django_assert_max_num_queries(7):
         body = client.get("/api/v1/competitions/duel/leaderboard/?page_size=2").json()
     assert body["count"] == 5
     assert [row["rank"] for row in body["results"]] == [1, 2]

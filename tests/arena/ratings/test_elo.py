@@ -1,6 +1,7 @@
 """The Elo module: the standard logistic expectation and the N-seat pairwise update."""
 
 import doctest
+import math
 
 import pytest
 from hypothesis import given
@@ -77,14 +78,26 @@ def test_interval_narrows_with_games_and_tells_when_bots_are_separable():
     assert elo.confidence_interval(elo=1500.0, games=0) is None
     few = elo.confidence_interval(elo=1500.0, games=10)
     many = elo.confidence_interval(elo=1500.0, games=1000)
-    assert few.half_width > many.half_width * 9
+    assert few.half_width > many.half_width * 2
     assert few.low < 1500 < few.high
-    # 100 games at an even score: 1.96 * 400 / (ln 10 * sqrt(25)).
+    # 100 games at an even score: the performance error, 400 / (ln 10 * sqrt(25)),
+    # and Elo's own wobble at K = 32, sqrt(32 * 400 / (2 ln 10)), both at 1.96.
     assert elo.confidence_interval(elo=1500.0, games=100).half_width == pytest.approx(
-        68.1, abs=0.05
+        1.96 * math.sqrt((400 / (math.log(10) * 5)) ** 2 + 32 * 400 / (2 * math.log(10))),
+        abs=0.05,
     )
     assert few.overlaps(elo.confidence_interval(elo=1600.0, games=10))
-    assert not many.overlaps(elo.confidence_interval(elo=1600.0, games=1000))
+    assert not many.overlaps(elo.confidence_interval(elo=1800.0, games=1000))
+
+
+def test_the_interval_never_narrows_below_elos_own_wobble():
+    # A fixed K keeps a rating moving around the bot's strength with a standard
+    # deviation of about sqrt(K * 400 / (2 ln 10)) (53 points at K = 32), whatever
+    # the number of games: an interval narrower than that would claim too much.
+    floor = 1.96 * math.sqrt(32 * 400 / (2 * math.log(10)))
+    assert elo.confidence_interval(elo=1500.0, games=10**6).half_width >= floor
+    # At 4 seats each pair counts K/3: the wobble is smaller.
+    assert elo.confidence_interval(elo=1500.0, games=10**6, seats=4).half_width < floor
 
 
 def test_a_perfect_score_does_not_collapse_the_interval():

@@ -38,7 +38,7 @@ def board():
 
 def test_leaderboard_ranks_by_elo_with_intervals_and_totals(board, django_assert_max_num_queries):
     competition, alpha, *_ = board
-    with django_assert_max_num_queries(4):
+    with django_assert_max_num_queries(5):
         rows = leaderboard_list(competition=competition)
     assert [r.bot_name for r in rows] == ["alpha", "beta", "gamma"]
     assert [r.rank for r in rows] == [1, 2, 3]

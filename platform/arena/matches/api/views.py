@@ -27,6 +27,7 @@ class CompetitionSerializer(serializers.ModelSerializer):
             "ruleset",
             "seats",
             "games_per_match",
+            "rating_system",
             "is_default",
             "ladder_enabled",
             "created_at",
@@ -107,7 +108,15 @@ class CompetitionCreateApi(APIView):
     class CompetitionInputSerializer(serializers.ModelSerializer):
         class Meta:
             model = Competition
-            fields = ["slug", "name", "ruleset", "seats", "games_per_match", "ladder_enabled"]
+            fields = [
+                "slug",
+                "name",
+                "ruleset",
+                "seats",
+                "games_per_match",
+                "rating_system",
+                "ladder_enabled",
+            ]
 
     @extend_schema(
         request=CompetitionInputSerializer,

@@ -23,7 +23,7 @@ from arena.bots.services import bot_version_activate, bot_version_retire, bot_ve
 from arena.core.throttles import throttle_allows
 from arena.matches.selectors import match_list
 from arena.matches.services import challenge_create
-from arena.ratings.selectors import head_to_head, rating_history
+from arena.ratings.selectors import bots_not_separated_from, head_to_head, rating_history
 from arena.web.charts import history_chart
 from arena.web.forms import BotUploadForm, ChallengeForm
 from arena.web.selectors import (
@@ -158,6 +158,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
     competition = competition_pick(slug=request.GET.get("competition"), ratings=ratings)
     history = list(rating_history(bot=bot, competition=competition)) if competition else []
     opponents = list(head_to_head(bot=bot, competition=competition)) if competition else []
+    not_separated = bots_not_separated_from(bot=bot, competition=competition) if competition else []
     recent = list(match_list(bot=bot)[:BOT_PAGE_MATCHES])
     is_owner = request.user.is_authenticated and (
         request.user.is_staff or bot.owner_id == request.user.pk
@@ -177,6 +178,7 @@ def bot_detail(request: HttpRequest, name: str) -> HttpResponse:
             "competition": competition,
             "chart": history_chart(history),
             "opponents": opponents,
+            "not_separated": not_separated,
             "recent": recent,
             "challenge_form": challenge_form,
         },

@@ -5,7 +5,7 @@ from __future__ import annotations
 from django.core.management.base import BaseCommand, CommandError
 
 from arena.matches.models import Competition
-from arena.ratings.recompute import ratings_recompute
+from arena.ratings.recompute import ratings_recompute, ratings_switch_system
 
 
 class Command(BaseCommand):
@@ -21,13 +21,23 @@ class Command(BaseCommand):
         parser.add_argument(
             "--check", action="store_true", help="compare only; exit non-zero on a difference"
         )
+        parser.add_argument(
+            "--system",
+            choices=Competition.RatingSystem.values,
+            help="switch --competition to this rating system, replaying its games in it",
+        )
 
-    def handle(self, *args, competition: str | None, check: bool, **options):
+    def handle(self, *args, competition: str | None, check: bool, system: str | None, **options):
         competitions = Competition.objects.order_by("pk")
         if competition:
             competitions = competitions.filter(slug=competition)
             if not competitions.exists():
                 raise CommandError(f"no competition with slug {competition!r}")
+        if system:
+            if not competition or check:
+                raise CommandError("--system needs --competition, and writes: no --check")
+            ratings_switch_system(competition=competitions.get(), system=system)
+            self.stdout.write(f"{competition}: now rated with {system}")
         differing = []
         for item in competitions:
             report = ratings_recompute(competition=item, write=not check)

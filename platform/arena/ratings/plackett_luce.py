@@ -1,0 +1,89 @@
+"""The Weng-Lin Plackett-Luce rating of the ladders (the `openskill` package).
+
+Each bot has a skill estimate `mu` and its uncertainty `sigma`. A game's finishing
+order updates every seat at once (ties share a place, competition ranking): the
+model is made for N-seat tables, unlike pairwise Elo. `sigma` shrinks as games
+accumulate, so a bot that has played enough stops moving; the drift term TAU
+widens it a little before every game, so that a bot whose strength changes can
+still move (and the displayed interval keeps room for it).
+
+Figures are shown on the Elo scale (ELO_PER_MU points per unit of mu: a lead of
+`d` mu means the odds a lead of `d * ELO_PER_MU` Elo would, between two settled
+bots), so that both rating systems read alike. The leaderboard orders bots by a
+conservative value, mu - 3 sigma: a bot ranks high once the games show it is
+strong, not while it is merely unknown.
+
+>>> after = game_update(ratings=[initial(), initial()], ranks=[1, 2])
+>>> [round(mu, 2) for mu, _ in after]
+[27.64, 22.36]
+>>> round(display_rating(MU, SIGMA))
+763
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Sequence
+
+from openskill.models import PlackettLuce
+
+MU = 25.0
+SIGMA = MU / 3.0
+BETA = MU / 6.0
+# The drift added to sigma before each game. A larger TAU follows changing bots
+# faster and keeps intervals wider; `benchmarks/ranking.py` measures its effect.
+TAU = MU / 300.0
+# Elo points per unit of mu: the model's logistic scale between two settled bots,
+# sqrt(2) * BETA, expressed on Elo's (400 / ln 10 per unit of logit).
+ELO_PER_MU = 400.0 / (math.log(10.0) * math.sqrt(2.0) * BETA)
+ELO_ORIGIN = 1500.0
+# The conservative value is mu - CONSERVATIVE_SIGMAS * sigma.
+CONSERVATIVE_SIGMAS = 3.0
+Z_95 = 1.959963984540054
+# A rating is provisional (still moves fast) while sigma is above this.
+PROVISIONAL_SIGMA = SIGMA / 3.0
+
+_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
+
+Skill = tuple[float, float]  # (mu, sigma)
+
+
+class PlackettLuceInputError(ValueError):
+    """The inputs of an update do not describe one game."""
+
+
+def initial() -> Skill:
+    return (MU, SIGMA)
+
+
+def game_update(*, ratings: Sequence[Skill], ranks: Sequence[int]) -> list[Skill]:
+    """The new (mu, sigma) of the N players of one game, in the same order;
+    `ranks[i]` is player i's place (1 = winner, shared places allowed)."""
+    if len(ratings) < 2 or len(ranks) != len(ratings):
+        raise PlackettLuceInputError(
+            f"one game needs 2+ players with a rank each, got {len(ratings)} ratings "
+            f"and {len(ranks)} ranks"
+        )
+    teams = [[_MODEL.rating(mu=mu, sigma=sigma)] for mu, sigma in ratings]
+    rated = _MODEL.rate(teams, ranks=list(ranks))
+    return [(team[0].mu, team[0].sigma) for team in rated]
+
+
+def to_elo_scale(mu: float) -> float:
+    """A mu on the Elo scale (the initial mu is ELO_ORIGIN)."""
+    return ELO_ORIGIN + ELO_PER_MU * (mu - MU)
+
+
+def display_rating(mu: float, sigma: float) -> float:
+    """The conservative value the leaderboard orders by, on the Elo scale."""
+    return to_elo_scale(mu - CONSERVATIVE_SIGMAS * sigma)
+
+
+def skill_interval(mu: float, sigma: float) -> tuple[float, float]:
+    """The 95% interval of the skill, on the Elo scale.
+
+    >>> low, high = skill_interval(MU, 1.0)
+    >>> round(high - low)
+    116
+    """
+    return (to_elo_scale(mu - Z_95 * sigma), to_elo_scale(mu + Z_95 * sigma))

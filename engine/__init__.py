@@ -9,7 +9,7 @@ game log (REPLAY.md). Standard library only, importable by a bare ``python3 -I -
 (2, 8, 'korean')
 """
 
-from engine.errors import BotFault, IllegalAction, ReplayError, RulesetError
+from engine.errors import BotFault, IllegalAction, ReplayError, RoleConflictError, RulesetError
 from engine.game import play_game
 from engine.replay import replay, replay_frames
 from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, PRESETS, Ruleset
@@ -30,6 +30,7 @@ __all__ = [
     "GameState",
     "IllegalAction",
     "ReplayError",
+    "RoleConflictError",
     "Ruleset",
     "RulesetError",
     "play_action",

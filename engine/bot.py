@@ -15,6 +15,8 @@ A complete bot::
 
 >>> attack_value("AS"), attack_value("AS", {"attack_values": {"AS": 3}}), attack_value("9D")
 (5, 3, 0)
+>>> role("JD"), role("JD", {"name": "pesten"}), role("9D"), role("BJ")
+('skip', 'wild', None, None)
 >>> legal_plays(["9D", "3S", "AH"], top="2H", suit=None, attack={"total": 2, "last": 2})
 ['3S', 'AH']
 """
@@ -26,7 +28,7 @@ import sys
 from collections.abc import Callable, Iterable
 from typing import IO, Any
 
-from engine.cards import CARD_OF, RANK_OF, RANKS, SUIT_INDEX, SUIT_OF, SUITS, attack_key
+from engine.cards import CARD_OF, IS_JOKER, RANK_OF, RANKS, SUIT_INDEX, SUIT_OF, SUITS, attack_key
 from engine.ruleset import Ruleset
 from engine.tables import Tables, tables_for
 
@@ -56,7 +58,7 @@ def run(
             return
 
 
-def _tables(ruleset: dict[str, Any] | None) -> Tables:
+def _tables(ruleset: Ruleset | str | dict[str, Any] | None) -> Tables:
     return tables_for(Ruleset.from_value(ruleset))
 
 
@@ -67,6 +69,16 @@ def attack_value(code: str, ruleset: dict[str, Any] | None = None) -> int:
     if key is None:
         return 0
     return _tables(ruleset).attack[CARD_OF[code]]
+
+
+def role(code: str, ruleset: Ruleset | str | dict[str, Any] | None = None) -> str | None:
+    """What ``code`` does under the ruleset of a ``start`` message (default
+    ``korean``): ``"wild"``, ``"skip"``, ``"reverse"``, ``"again"``, ``"shield"``,
+    or None (a plain card, an attack card or a joker)."""
+    card = CARD_OF[code]
+    if IS_JOKER[card]:  # the jokers have no rank, so no role
+        return None
+    return Ruleset.from_value(ruleset).rank_role(RANKS[RANK_OF[card]])
 
 
 def rank(code: str) -> str:

@@ -16,8 +16,9 @@ BLACK_JOKER = 52
 COLOR_JOKER = 53
 DECK_SIZE = 54
 
-# Rank indexes of the special ranks (index into RANKS).
-ACE, TWO, THREE, SEVEN, JACK, QUEEN, KING = 0, 1, 2, 6, 10, 11, 12
+# Rank indexes of the ranks that attack (index into RANKS); what every other rank
+# does is the ruleset's ``roles``.
+ACE, TWO = 0, 1
 JOKER_RANK = 13  # both jokers; they have no real rank
 NO_SUIT = 4  # the jokers' suit index
 
@@ -28,8 +29,6 @@ RANK_OF: tuple[int, ...] = (*(i % 13 for i in range(52)), JOKER_RANK, JOKER_RANK
 IS_JOKER: tuple[bool, ...] = tuple(i >= BLACK_JOKER for i in range(DECK_SIZE))
 # Red is hearts and diamonds, and the color joker; black is spades, clubs, black joker.
 IS_RED: tuple[bool, ...] = (*(SUIT_OF[i] in (1, 2) for i in range(52)), False, True)
-SPECIAL_RANKS = frozenset({ACE, TWO, THREE, SEVEN, JACK, QUEEN, KING, JOKER_RANK})
-IS_PLAIN: tuple[bool, ...] = tuple(RANK_OF[i] not in SPECIAL_RANKS for i in range(DECK_SIZE))
 SUIT_INDEX: dict[str, int] = {s: i for i, s in enumerate(SUITS)}
 ACE_OF_SPADES = CARD_OF["AS"]
 

@@ -9,6 +9,11 @@ class RulesetError(ValueError):
     """A ruleset value (preset name or dict) that does not describe a valid ruleset."""
 
 
+class RoleConflictError(RulesetError):
+    """Roles that RULES.md forbids together: one rank given two roles, or a role
+    given to a rank that attacks."""
+
+
 class ReplayError(ValueError):
     """A game log that is malformed, does not replay, or does not reproduce its result."""
 

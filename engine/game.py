@@ -17,11 +17,11 @@ import secrets
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from engine.cards import CARD_OF, CODES, RANK_OF, SEVEN, SUIT_INDEX
+from engine.cards import CARD_OF, CODES, SUIT_INDEX
 from engine.errors import FAULT_REASONS, BotFault, IllegalAction
 from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
 from engine.state import PHASE_CATCH, Event, GameState, deck_order
-from engine.tables import CATCH, DRAW, PASS, play_action
+from engine.tables import CATCH, DRAW, PASS, WILD, play_action
 
 Bot = Callable[[dict[str, Any]], Any]
 
@@ -208,7 +208,7 @@ class _Match:
         if cards[0] not in legal:
             raise _Malformed
         suit = -1
-        if RANK_OF[cards[-1]] == SEVEN and len(state.hands[state.to_act]) > len(cards):
+        if state.t.role[cards[-1]] == WILD and len(state.hands[state.to_act]) > len(cards):
             declared = dict.get(reply, "suit")
             if type(declared) is not str or declared not in SUIT_INDEX:
                 raise _Malformed

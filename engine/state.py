@@ -18,24 +18,24 @@ import random
 from collections.abc import Sequence
 from typing import Any
 
-from engine.cards import (
-    CARD_OF,
-    CODES,
-    DECK_SIZE,
-    IS_JOKER,
-    IS_PLAIN,
-    JACK,
-    KING,
-    QUEEN,
-    RANK_OF,
-    SEVEN,
-    SUITS,
-    THREE,
-    codes,
-)
+from engine.cards import CARD_OF, CODES, DECK_SIZE, IS_JOKER, RANK_OF, SUITS, codes
 from engine.errors import IllegalAction
 from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, Ruleset
-from engine.tables import CALL, CARD_MASK, CATCH, DRAW, PASS, SUIT_SHIFT, Tables, tables_for
+from engine.tables import (
+    AGAIN,
+    CALL,
+    CARD_MASK,
+    CATCH,
+    DRAW,
+    PASS,
+    REVERSE,
+    SHIELD,
+    SKIP,
+    SUIT_SHIFT,
+    WILD,
+    Tables,
+    tables_for,
+)
 
 PHASE_TURN = 0  # ``to_act`` plays or draws
 PHASE_CATCH = 1  # ``offers[0]`` may catch ``lapse``, who did not call One Card
@@ -116,7 +116,7 @@ class GameState:
     phase: int
     lapse: int  # the seat holding one uncalled card, or -1
     offers: list[int]  # seats still to be offered the catch, current first
-    extra: int  # extra turns still owed to ``to_act`` (K)
+    extra: int  # extra turns still owed to ``to_act`` (the ``again`` role)
     winner: int
     adjudicated: bool
     faults: list[tuple[int, str]]
@@ -150,7 +150,7 @@ class GameState:
         self.draw = order[::-1]
         self.suit = -1
         self.atk_total = self.atk_last = 0
-        self.direction = 1
+        self.direction = rules.start_direction
         self.to_act = 0
         self.turn = 0
         self.alive = [True] * players
@@ -177,10 +177,11 @@ class GameState:
                 hand.append(draw.pop())
         # Bury special lead cards under the pile until a plain card leads; after a
         # whole pass without one, the card turned last leads (RULES.md, Setup).
+        plain = self.t.plain
         passes = len(draw)
         for i in range(passes):
             card = draw.pop()
-            if IS_PLAIN[card] or i == passes - 1:
+            if plain[card] or i == passes - 1:
                 self.discard = [card]
                 return
             draw.insert(0, card)
@@ -257,7 +258,7 @@ class GameState:
         ok = self._legal_table()
         if len(hand) == 1:
             card = hand[0]
-            # The last card: a 7 names no suit, a joker may not go out.
+            # The last card: a wild card names no suit, a joker may not go out.
             return [card, DRAW] if ok[card] and not IS_JOKER[card] else [DRAW]
         acts = self.t.acts_call if len(hand) == 2 else self.t.acts
         out: list[int] = []
@@ -318,19 +319,21 @@ class GameState:
         last = cards[-1]
         if first not in hand or not self._legal_table()[first]:
             raise IllegalAction(f"{CODES[first]} cannot be played now")
-        rank = RANK_OF[first]
         count = len(cards)
         if count > 1:
+            rank = RANK_OF[first]
             if IS_JOKER[first] or len(set(cards)) != count:
                 raise IllegalAction("a multiple play is of distinct cards of one rank")
             for c in cards[1:]:
                 if c not in hand or RANK_OF[c] != rank:
                     raise IllegalAction("a multiple play is of cards of one rank from the hand")
+        # Cards of one rank share a role.
+        role = self.t.role[first]
         left = len(hand) - count
         if left == 0 and IS_JOKER[last]:
             raise IllegalAction("a joker cannot be the last card")
-        if rank == SEVEN and left and not 0 <= suit <= 3:
-            raise IllegalAction("a 7 must name a suit")
+        if role == WILD and left and not 0 <= suit <= 3:
+            raise IllegalAction("a wild card must name a suit")
         if count == 1:
             hand.remove(first)
         else:
@@ -340,13 +343,13 @@ class GameState:
         attacked = self.atk_total > 0
         events = self.events
         if events is not None:
-            kind = "shield" if attacked and rank == THREE else "play"
+            kind = "shield" if attacked and role == SHIELD else "play"
             event: Event = {"seat": seat, "kind": kind}
             if count == 1:
                 event["card"] = CODES[first]
             else:
                 event["cards"] = [CODES[c] for c in cards]
-            if rank == SEVEN and left:
+            if role == WILD and left:
                 event["suit"] = SUITS[suit]
             events.append(event)
         self.suit = -1
@@ -363,7 +366,7 @@ class GameState:
             return
         attack = self.t.attack
         if attacked:
-            if rank == THREE:
+            if role == SHIELD:
                 if self.rules.mirror_three:
                     # The attack goes back the way it came, unchanged.
                     self.direction = -self.direction
@@ -378,14 +381,14 @@ class GameState:
         if attack[first]:
             self._add_attack(cards)
             self._end_turn(seat, self.next_seat(seat), keep_extra=False)
-        elif rank == SEVEN:
+        elif role == WILD:
             if left:
                 self.suit = suit
             self._end_turn(seat, self.next_seat(seat), keep_extra=True)
-        elif rank == JACK:
+        elif role == SKIP:
             self._skip(seat, count)
-        elif rank == QUEEN:
-            if count % 2 == 0:  # pairs of queens cancel out
+        elif role == REVERSE:
+            if count % 2 == 0:  # pairs of reverses cancel out
                 self._end_turn(seat, self.next_seat(seat), keep_extra=False)
             elif self.n_alive == 2:
                 self._skip(seat, 1)
@@ -394,7 +397,7 @@ class GameState:
                 if events is not None:
                     events.append({"seat": seat, "kind": "reverse"})
                 self._end_turn(seat, self.next_seat(seat), keep_extra=False)
-        elif rank == KING:
+        elif role == AGAIN:
             self.extra += count
             self._end_turn(seat, self.next_seat(seat), keep_extra=True)
         else:
@@ -410,7 +413,8 @@ class GameState:
         self.atk_last = attack[cards[-1]]
 
     def _skip(self, seat: int, count: int) -> None:
-        """Skip ``count`` seats after ``seat`` (a J each; a Q with two players)."""
+        """Skip ``count`` seats after ``seat`` (a skip card each; a reverse with two
+        players)."""
         events = self.events
         skipped = seat
         for _ in range(count):
@@ -482,8 +486,9 @@ class GameState:
         return True
 
     def _end_turn(self, seat: int, nxt: int, *, keep_extra: bool) -> None:
-        """Count the turn, settle K's extra turns, then hand play on (maybe through
-        a catch window). An attack, J or Q ends any remaining extra turns."""
+        """Count the turn, settle extra turns (``again``), then hand play on (maybe
+        through a catch window). An attack, skip or reverse ends any remaining
+        extra turns."""
         self.turn += 1
         if self.extra:
             if keep_extra:

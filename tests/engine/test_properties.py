@@ -14,7 +14,20 @@ import engine
 from engine import GameState
 from engine.cards import CODES
 
-RULESETS = [None, *sorted(engine.PRESETS), {"max_penalty": 6, "mirror_three": True}]
+# Every preset (pesten and finnish among them), and two dicts: one mixing
+# variants, one moving every role to another rank and starting counterclockwise.
+MOVED_ROLES = {
+    "attack_values": {"A": 0, "AS": 0},
+    "roles": {"wild": "9", "skip": None, "reverse": "A", "again": "J", "shield": "K"},
+    "start_direction": -1,
+    "multi_play": True,
+}
+RULESETS = [
+    None,
+    *sorted(engine.PRESETS),
+    {"max_penalty": 6, "mirror_three": True},
+    MOVED_ROLES,
+]
 
 
 class Unruly:
@@ -112,9 +125,13 @@ def test_observations_match_the_state_and_hide_the_rest(seed, players):
 
 
 @settings(max_examples=40, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(2, 8))
-def test_clones_diverge_without_touching_the_original(seed, players):
-    state = GameState.new(players, seed=seed)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(2, 8),
+    ruleset=st.sampled_from(RULESETS),
+)
+def test_clones_diverge_without_touching_the_original(seed, players, ruleset):
+    state = GameState.new(players, ruleset, seed=seed)
     rng = random.Random(seed)
     for _ in range(rng.randrange(40)):
         if state.over:
@@ -154,10 +171,14 @@ def test_seeded_protocol_games_replay(players):
         check_log(play_one(seed, players, RULESETS[seed % len(RULESETS)], 0.02))
 
 
-@settings(max_examples=40, deadline=None)
-@given(seed=st.integers(min_value=0, max_value=2**32), players=st.integers(2, 8))
-def test_a_sampled_state_agrees_with_the_view_it_came_from(seed, players):
-    state = GameState.new(players, seed=seed)
+@settings(max_examples=60, deadline=None)
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(2, 8),
+    ruleset=st.sampled_from(RULESETS),
+)
+def test_a_sampled_state_agrees_with_the_view_it_came_from(seed, players, ruleset):
+    state = GameState.new(players, ruleset, seed=seed)
     rng = random.Random(seed)
     for _ in range(rng.randrange(60)):
         if state.over or state.phase != 0:
@@ -167,7 +188,7 @@ def test_a_sampled_state_agrees_with_the_view_it_came_from(seed, players):
         return
     seat = state.to_act
     view = state.observation(seat)
-    guess = engine.sample_state(view, seed=seed)
+    guess = engine.sample_state(view, ruleset, seed=seed)
     assert guess.observation(seat) == view
     held = [c for h in guess.hands for c in h] + guess.draw + guess.discard
     assert sorted(held) == list(range(54))
@@ -193,3 +214,91 @@ def test_sample_state_leaves_known_discards_in_the_discard_pile():
     known = [CODES[c] for c in state.discard[:-1]]
     guess = engine.sample_state(state.observation(state.to_act), seed=1, discard=known)
     assert sorted(guess.discard[:-1]) == sorted(state.discard[:-1])
+
+
+# ----------------------------------------------------------------------- roles
+
+
+def attack_of(rules: engine.Ruleset, code: str) -> int:
+    """RULES.md's ladder, read from the ruleset's dict as a bot would."""
+    key = code if code in ("AS", "BJ", "CJ") else code[0] if code[0] in "2A" else None
+    return rules.to_dict()["attack_values"][key] if key else 0
+
+
+def role_of(rules: engine.Ruleset, code: str) -> str | None:
+    if code in ("BJ", "CJ"):
+        return None
+    return {rank: role for role, rank in rules.to_dict()["roles"].items()}.get(code[0])
+
+
+def expected_legal(state: GameState, rules: engine.Ruleset) -> list[str]:
+    """RULES.md, A turn and The attack ladder, for the ruleset's roles (without
+    suited jokers, whose colors this oracle leaves to test_variants)."""
+    hand = [CODES[c] for c in state.hands[state.to_act]]
+    top = CODES[state.discard[-1]]
+    declared = "SHDC"[state.suit] if state.suit >= 0 else None
+    out = []
+    for code in hand:
+        if state.atk_total:
+            ok = role_of(rules, code) == "shield" or attack_of(rules, code) >= max(
+                state.atk_last, 1
+            )
+        elif code in ("BJ", "CJ") or role_of(rules, code) == "wild" or top in ("BJ", "CJ"):
+            ok = True
+        elif declared:
+            ok = code[1] == declared
+        else:
+            ok = code[0] == top[0] or code[1] == top[1]
+        if ok and not (len(hand) == 1 and code in ("BJ", "CJ")):
+            out.append(code)
+    return out
+
+
+@settings(max_examples=120, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    seed=st.integers(min_value=0, max_value=2**32),
+    players=st.integers(2, 6),
+    ruleset=st.sampled_from([r for r in RULESETS if r != "classic"]),
+)
+def test_each_card_does_what_its_role_says(seed, players, ruleset):
+    state = GameState.new(players, ruleset, seed=seed)
+    rules = state.rules
+    rng = random.Random(seed)
+    while not state.over:
+        if state.phase != 0:
+            state.apply(rng.choice(state.legal_actions()))
+            continue
+        assert [CODES[c] for c in state.legal_cards()] == expected_legal(state, rules)
+        action = rng.choice(state.legal_actions())
+        seat, direction, extra = state.to_act, state.direction, state.extra
+        attacked, total, alive = state.atk_total, state.atk_total, state.n_alive
+        state.apply(action)
+        card = action & 63
+        if card >= 54 or state.over:
+            continue
+        code = CODES[card]
+        role, value = role_of(rules, code), attack_of(rules, code)
+        after = state.to_act
+        assert state.direction == (
+            -direction
+            if (role == "reverse" and not attacked and alive > 2)
+            or (role == "shield" and attacked and rules.mirror_three)
+            else direction
+        )
+        step = state.next_seat(seat)
+        if attacked and role == "shield":
+            assert state.atk_total == (total if rules.mirror_three else 0)
+            assert after == step
+        elif value:
+            cap = rules.max_penalty or 10**9
+            assert (state.atk_total, state.atk_last) == (min(total + value, cap), value)
+            assert after == step
+        elif role == "skip" or (role == "reverse" and alive == 2):
+            assert after == state.next_seat(seat, 2)
+        elif role == "reverse":
+            assert after == step
+        elif role == "again" or extra:
+            assert after == seat
+        else:
+            assert after == step
+        assert (state.suit >= 0) == (role == "wild")

@@ -35,6 +35,8 @@ def test_default_is_korean_and_spells_every_option():
         "mirror_three": False,
         "suited_jokers": False,
         "turn_limit": 1000,
+        "roles": {"wild": "7", "skip": "J", "reverse": "Q", "again": "K", "shield": "3"},
+        "start_direction": 1,
     }
 
 
@@ -88,7 +90,7 @@ def test_a_dict_named_after_a_preset_starts_from_it():
         {"max_penalty": -1},
         {"multi_play": 1},
         {"attack_values": {"3": 2}},
-        {"attack_values": {"2": 0}},
+        {"attack_values": {"2": -1}},
         {"attack_values": [2, 3]},
         {"name": ""},
         42,
@@ -129,9 +131,12 @@ def test_taker_continues_takes_a_normal_turn_after_taking():
 
 # ----------------------------------------------------------------------- multi_play
 
+# The option alone: the finnish preset also plays counterclockwise.
+MULTI = {"multi_play": True}
+
 
 def test_multi_play_sheds_several_cards_of_one_rank():
-    st = rig.state([["9D", "9S", "9C"], []], lead="5D", ruleset="finnish", record=True)
+    st = rig.state([["9D", "9S", "9C"], []], lead="5D", ruleset=MULTI, record=True)
     st.play_cards(cards("9D", "9S", "9C"))
     assert CODES[st.discard[-1]] == "9C"
     assert st.events[-1] == {"seat": 0, "kind": "play", "cards": ["9D", "9S", "9C"]}
@@ -139,7 +144,7 @@ def test_multi_play_sheds_several_cards_of_one_rank():
 
 
 def test_multi_play_first_card_must_be_legal_and_all_of_one_rank():
-    st = rig.state([["9D", "9S", "8D"], []], lead="5D", ruleset="finnish")
+    st = rig.state([["9D", "9S", "8D"], []], lead="5D", ruleset=MULTI)
     with pytest.raises(IllegalAction):
         st.play_cards(cards("9S", "9D"))  # 9S alone does not match 5D
     with pytest.raises(IllegalAction):
@@ -155,20 +160,20 @@ def test_multi_play_is_refused_without_the_option():
 
 
 def test_multi_play_jacks_skip_one_player_each():
-    st = rig.state([["JD", "JS"], [], [], []], lead="5D", ruleset="finnish")
+    st = rig.state([["JD", "JS"], [], [], []], lead="5D", ruleset=MULTI)
     st.play_cards(cards("JD", "JS"))
     assert st.to_act == 3
 
 
 def test_multi_play_two_queens_cancel():
-    st = rig.state([["QD", "QS"], [], []], lead="5D", ruleset="finnish")
+    st = rig.state([["QD", "QS"], [], []], lead="5D", ruleset=MULTI)
     st.play_cards(cards("QD", "QS"))
     assert st.direction == 1
     assert st.to_act == 1
 
 
 def test_multi_play_each_king_one_more_turn():
-    st = rig.state([["KD", "KS", "9S", "8S"], [], []], lead="5D", ruleset="finnish")
+    st = rig.state([["KD", "KS", "9S", "8S"], [], []], lead="5D", ruleset=MULTI)
     st.play_cards(cards("KD", "KS"))
     assert st.to_act == 0
     play(st, "9S")
@@ -178,14 +183,14 @@ def test_multi_play_each_king_one_more_turn():
 
 
 def test_multi_play_attack_values_add_and_last_is_one_card():
-    st = rig.state([["2D", "2S"], ["AH"]], lead="5D", ruleset="finnish")
+    st = rig.state([["2D", "2S"], ["AH"]], lead="5D", ruleset=MULTI)
     st.play_cards(cards("2D", "2S"))
     assert (st.atk_total, st.atk_last) == (4, 2)
     assert "AH" in legal(st)
 
 
 def test_multi_play_sevens_declare_a_suit():
-    st = rig.state([["7D", "7S"], []], lead="5D", ruleset="finnish")
+    st = rig.state([["7D", "7S"], []], lead="5D", ruleset=MULTI)
     with pytest.raises(IllegalAction, match="suit"):
         st.play_cards(cards("7D", "7S"))
     st.play_cards(cards("7D", "7S"), suit=1)

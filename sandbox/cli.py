@@ -220,11 +220,15 @@ class TerminalPlayer:
     def __init__(self, names: list[str], read: Callable[[str], str] = input) -> None:
         self.names = names
         self.read = read
+        # The start message's: which card is wild, skips, shields... in this game.
+        self.ruleset: dict[str, Any] | None = None
 
     def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
-        for event in message.get("events", []):
-            print(f"  {describe_event(event, self.names)}")
         kind = message["type"]
+        if kind == "start":
+            self.ruleset = message["ruleset"]
+        for event in message.get("events", []):
+            print(f"  {describe_event(event, self.names, ruleset=self.ruleset)}")
         if kind == "start":
             print(f"you are {self.names[message['seat']]}; lead card {message['top']}")
             return {}
@@ -232,14 +236,14 @@ class TerminalPlayer:
             winner = self.names[message["winner"]]
             print("you win!" if message["winner"] == message["seat"] else f"{winner} wins")
             return {}
-        print(render_view(message, self.names))
+        print(render_view(message, self.names, ruleset=self.ruleset))
         prompt = "catch? [y/N] " if kind == "catch" else "your move (number, card, or 0 to draw): "
         while True:
             try:
                 text = self.read(prompt)
             except EOFError:
                 raise SystemExit("\nbye") from None
-            reply = parse_choice(message, text)
+            reply = parse_choice(message, text, ruleset=self.ruleset)
             if reply is not None:
                 return reply
             print("  not a move here; try again")

@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
-from sandbox.cli import main, wilson_interval
+from sandbox.cli import TerminalPlayer, main, wilson_interval
 from tests.sandbox.harness import FIRST_LEGAL
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -70,6 +70,36 @@ def test_a_person_can_play_a_game_to_the_end() -> None:
     assert done.returncode == 0, done.stderr[-2000:]
     assert "your hand:" in done.stdout
     assert done.stdout.rstrip().splitlines()[-1].startswith("2. ")
+
+
+def test_a_person_plays_by_the_roles_of_the_game_s_ruleset(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    # Under pesten the J is wild (it needs a suit) and the 8 skips.
+    answers = iter(["1", "1 h"])
+    person = TerminalPlayer(["you", "bot"], read=lambda prompt: next(answers))
+    pesten = engine.PRESETS["pesten"].to_dict()
+    person({"type": "start", "seat": 0, "top": "5S", "ruleset": pesten})
+    turn = {
+        "type": "turn",
+        "seat": 0,
+        "turn": 2,
+        "hand": ["JS", "8S", "4H"],
+        "top": "8D",
+        "suit": None,
+        "attack": None,
+        "direction": 1,
+        "hands": [3, 6],
+        "draw_pile": 37,
+        "discard_pile": 8,
+        "legal": ["JS", "8S"],
+        "events": [{"seat": 1, "kind": "play", "card": "8D"}],
+    }
+    assert person(turn) == {"action": "play", "card": "JS", "call": True, "suit": "H"}
+    shown = capsys.readouterr().out
+    assert "bot plays 8D (skips the next player)" in shown
+    assert "[1] JS (wild)  [2] 8S (skips the next player)" in shown
+    assert "not a move here" in shown  # the J without a suit was asked again
 
 
 def test_bad_arguments_are_refused() -> None:

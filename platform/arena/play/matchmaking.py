@@ -1,64 +1,44 @@
 """Ladder matchmaking: which free bots play next, run every few seconds by beat.
 
 For each competition: take the bots with an active version that are not in a
-queued or running match, pick an anchor favouring bots with few games, then fill
-the table with opponents of similar rating, both choices randomized so that the
-same pairs do not repeat forever. The number of ladder matches queued or running
-stays under a bound per worker, so a slow worker pool never builds up a backlog.
+queued or running match and seat them table by table with the policy of
+ARENA_MATCHMAKING_POLICY (`arena.play.pairing`: by default the longest-waiting
+bot anchors, uncertain ratings waiting faster, and its opponents are those the
+table is likeliest to put in their right order). The number of ladder matches
+queued or running stays under a bound per worker, so a slow worker pool never
+builds up a backlog.
 """
 
 from __future__ import annotations
 
-import math
 import random
-from dataclasses import dataclass
+from datetime import datetime
 
 from django.conf import settings
 from django.db import transaction
+from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.matches.models import Competition, Match
 from arena.matches.selectors import ACTIVE_STATES, bots_busy_ids, default_competition
 from arena.matches.services import match_create
 from arena.ratings.models import Rating
+from arena.ratings.selectors import rating_interval
+
+from .pairing import Candidate, pick_table
 
 DEFAULT_ELO = 1500.0
-# Opponent weight halves every SIMILARITY_SCALE * ln 2 Elo points of difference.
-SIMILARITY_SCALE = 200.0
-
-
-@dataclass(frozen=True)
-class Candidate:
-    version: BotVersion
-    elo: float
-    games: int
 
 
 def ladder_backlog_limit() -> int:
     return settings.ARENA_WORKER_COUNT * settings.ARENA_LADDER_BACKLOG_PER_WORKER
 
 
-def pick_table(candidates: list[Candidate], seats: int, rng: random.Random) -> list[Candidate]:
-    """One table: an anchor favouring few games, then opponents of similar rating.
-
-    >>> v = [Candidate(version=None, elo=1500 + 10 * i, games=i) for i in range(4)]
-    >>> len(pick_table(v, 2, random.Random(1)))
-    2
-    """
-    pool = list(candidates)
-    anchor = rng.choices(pool, weights=[1.0 / (1 + c.games) for c in pool])[0]
-    pool.remove(anchor)
-    table = [anchor]
-    while len(table) < seats:
-        weights = [math.exp(-abs(c.elo - anchor.elo) / SIMILARITY_SCALE) + 1e-6 for c in pool]
-        chosen = rng.choices(pool, weights=weights)[0]
-        pool.remove(chosen)
-        table.append(chosen)
-    rng.shuffle(table)  # seat order does not favour the anchor
-    return table
-
-
-def ladder_candidates(*, competition: Competition, busy: set[int]) -> list[Candidate]:
+def ladder_candidates(
+    *, competition: Competition, busy: set[int], now: datetime | None = None
+) -> list[Candidate]:
+    """The free bots of a competition, with what the pairing policies weigh."""
+    now = now or timezone.now()
     versions = list(
         BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
         .exclude(bot_id__in=busy)
@@ -73,11 +53,20 @@ def ladder_candidates(*, competition: Competition, busy: set[int]) -> list[Candi
     candidates = []
     for version in versions:
         rating = ratings.get(version.bot_id)
+        if rating is None or rating.games == 0:
+            candidates.append(Candidate(version=version, elo=DEFAULT_ELO, games=0))
+            continue
+        interval = rating_interval(rating=rating, competition=competition)
         candidates.append(
             Candidate(
                 version=version,
-                elo=rating.elo if rating else DEFAULT_ELO,
-                games=rating.games if rating else 0,
+                elo=rating.elo,
+                games=rating.games,
+                skill=(interval.low + interval.high) / 2 if interval else None,
+                uncertainty=interval.half_width if interval else None,
+                waited=(
+                    (now - rating.last_played_at).total_seconds() if rating.last_played_at else None
+                ),
             )
         )
     return candidates
@@ -105,7 +94,9 @@ def ladders_matchmake(*, rng: random.Random | None = None) -> list[Match]:
         for competition in rng.sample(competitions, len(competitions)):
             candidates = ladder_candidates(competition=competition, busy=busy)
             while room > 0 and len(candidates) >= competition.seats:
-                table = pick_table(candidates, competition.seats, rng)
+                table = pick_table(
+                    candidates, competition.seats, rng, policy=settings.ARENA_MATCHMAKING_POLICY
+                )
                 created.append(
                     match_create(
                         kind=Match.Kind.LADDER,

@@ -43,6 +43,7 @@ class Standing:
     trend: tuple[float, ...] = field(default_factory=tuple)
     mu: float | None = None
     sigma: float | None = None
+    version_id: int | None = None  # the bot's version in its latest rated game
 
 
 def initial_standing(system: str) -> Standing:
@@ -61,16 +62,21 @@ def game_outcome(
     ranks: Sequence[int],
     played_at: dt.datetime,
     system: str,
+    versions: Sequence[int],
 ) -> list[Standing]:
-    """The standings of a game's bots after it; `ranks[i]` is bot i's place."""
+    """The standings of a game's bots after it; `ranks[i]` is bot i's place and
+    `versions[i]` the version it played with.
+
+    Under Plackett-Luce a bot that plays with a new version is less known than its
+    history says: its sigma is widened to at least plackett_luce.NEW_VERSION_SIGMA
+    first, so that the rating can move to the new version's strength (and the
+    matchmaker gives it a burst of games)."""
     skills: list[tuple[float | None, float | None]]
     if system == PLACKETT_LUCE:
         updated = plackett_luce.game_update(
             ratings=[
-                (s.mu, s.sigma)
-                if s.mu is not None and s.sigma is not None
-                else plackett_luce.initial()
-                for s in before
+                _skill_before(standing, version_id)
+                for standing, version_id in zip(before, versions, strict=True)
             ],
             ranks=ranks,
         )
@@ -94,6 +100,7 @@ def game_outcome(
                 standing,
                 mu=mu,
                 sigma=sigma,
+                version_id=versions[index],
                 elo=new_elo,
                 games=standing.games + 1,
                 wins=standing.wins + (1 if ranks[index] == 1 else 0),
@@ -104,6 +111,14 @@ def game_outcome(
             )
         )
     return after
+
+
+def _skill_before(standing: Standing, version_id: int) -> plackett_luce.Skill:
+    if standing.mu is None or standing.sigma is None:
+        return plackett_luce.initial()
+    if standing.version_id is not None and standing.version_id != version_id:
+        return (standing.mu, max(standing.sigma, plackett_luce.NEW_VERSION_SIGMA))
+    return (standing.mu, standing.sigma)
 
 
 def rating_interval(

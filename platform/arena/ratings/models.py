@@ -29,6 +29,8 @@ class Rating(models.Model):
     # `elo` is then the conservative value shown (arena.ratings.plackett_luce).
     mu = models.FloatField(null=True, blank=True)
     sigma = models.FloatField(null=True, blank=True)
+    # The version of the bot's latest rated game: a new one widens sigma.
+    last_version_id = models.PositiveIntegerField(null=True, blank=True)
 
     class Meta:
         constraints = [

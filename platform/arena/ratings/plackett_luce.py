@@ -42,6 +42,9 @@ CONSERVATIVE_SIGMAS = 3.0
 Z_95 = 1.959963984540054
 # A rating is provisional (still moves fast) while sigma is above this.
 PROVISIONAL_SIGMA = SIGMA / 3.0
+# A bot's sigma when it first plays a new version, if it was narrower: the new
+# code's strength is known less well than the bot's history says.
+NEW_VERSION_SIGMA = SIGMA / 2.0
 
 _MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
 

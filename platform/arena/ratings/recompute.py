@@ -101,6 +101,7 @@ def replay_competition(
             ranks=[ranks[s.index] for s in match_seats],
             played_at=created_at,
             system=system,
+            versions=[s.version_id for s in match_seats],
         )
         for seat, old, new in zip(match_seats, before, after, strict=True):
             standings[seat.bot_id] = new

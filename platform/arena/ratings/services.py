@@ -38,6 +38,7 @@ def standing_from_rating(rating: Rating, *, system: str) -> Standing:
         trend=tuple(rating.trend),
         mu=rating.mu,
         sigma=rating.sigma,
+        version_id=rating.last_version_id,
     )
 
 
@@ -52,6 +53,7 @@ def rating_store_standing(*, rating: Rating, standing: Standing) -> None:
     rating.trend = list(standing.trend)
     rating.mu = standing.mu
     rating.sigma = standing.sigma
+    rating.last_version_id = standing.version_id
 
 
 @dataclass(frozen=True, slots=True)
@@ -138,6 +140,7 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
                 ranks=[seat.rank for seat in paired],
                 played_at=game.created_at,
                 system=system,
+                versions=[seat.bot_version_id for seat in paired],
             )
             for seat, old, new in zip(paired, before, after, strict=True):
                 changes.append(
@@ -179,4 +182,5 @@ RATING_TOTAL_FIELDS = [
     "trend",
     "mu",
     "sigma",
+    "last_version_id",
 ]

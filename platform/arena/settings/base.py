@@ -223,6 +223,12 @@ ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)
 # Matchmaking keeps at most (workers x per-worker) ladder matches queued or running.
 ARENA_WORKER_COUNT = env_int("ARENA_WORKER_COUNT", 2, minimum=1)
 ARENA_LADDER_BACKLOG_PER_WORKER = env_int("ARENA_LADDER_BACKLOG_PER_WORKER", 2, minimum=1)
+# How the ladder seats its tables (arena.play.pairing): "information" (the longest
+# waiting bot anchors, opponents by the chance the table corrects the order) or
+# "similar" (few games anchor, opponents of similar rating).
+ARENA_MATCHMAKING_POLICY = env_choice(
+    "ARENA_MATCHMAKING_POLICY", "information", ("information", "similar")
+)
 
 # --- Cache ---------------------------------------------------------------------------
 # API throttles (uploads, logins) count in the cache, so every web process must share

@@ -11,7 +11,8 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from arena.bots.models import BotVersion
 from arena.matches.models import Match
 from arena.matches.services import challenge_create, challenges_left_today
-from arena.play.matchmaking import Candidate, ladders_matchmake, pick_table
+from arena.play.matchmaking import ladders_matchmake
+from arena.play.pairing import Candidate, pick_table
 from arena.ratings.models import Rating
 from tests.arena.factories import (
     ActiveBotVersionFactory,
@@ -67,7 +68,7 @@ def test_multi_seat_competitions_fill_their_tables(settings):
     assert all(match.seats.count() == 4 and match.competition == four for match in created)
 
 
-def test_anchor_favours_few_games_and_opponents_similar_ratings():
+def test_the_similar_policy_anchors_few_games_and_seats_similar_ratings():
     newcomer = Candidate(version="new", elo=1500, games=0)
     veterans = [Candidate(version=f"v{i}", elo=1500, games=200) for i in range(4)]
     near = Candidate(version="near", elo=1510, games=200)
@@ -76,7 +77,7 @@ def test_anchor_favours_few_games_and_opponents_similar_ratings():
     anchors = Counter()
     opponents_of_newcomer = Counter()
     for _ in range(2000):
-        table = pick_table([newcomer, *veterans, near, far], 2, rng)
+        table = pick_table([newcomer, *veterans, near, far], 2, rng, policy="similar")
         names = {c.version for c in table}
         if "new" in names:
             anchors["new"] += 1

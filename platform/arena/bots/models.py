@@ -3,6 +3,10 @@
 A bot belongs to one user and has a globally unique name. Every upload is a new
 `BotVersion`; its code never changes after upload (`sha256` proves it). At most one
 version per bot is `active`: the one that plays on the ladders.
+
+A deleted bot keeps its row, as a tombstone: other bots' matches, ratings and
+tournaments refer to it. Its code is gone, its name is neutral (`deleted-bot-<id>`)
+and its owner is the placeholder account of deleted bots (`bot_delete`).
 """
 
 from __future__ import annotations
@@ -30,12 +34,19 @@ class Bot(models.Model):
         default=False, help_text="One of the platform's example bots (bots_examples/)."
     )
     created_at = models.DateTimeField(auto_now_add=True)
+    deleted_at = models.DateTimeField(
+        null=True, blank=True, help_text="Set when its owner deleted it: a tombstone since."
+    )
 
     class Meta:
         ordering = ["name"]
 
     def __str__(self) -> str:
         return self.name
+
+    @property
+    def is_deleted(self) -> bool:
+        return self.deleted_at is not None
 
 
 class BotVersion(models.Model):

@@ -22,8 +22,13 @@ def _active_version_prefetch() -> Prefetch:
 
 
 def bot_list(*, search: str = "") -> QuerySet[Bot]:
-    """Every bot with its owner and active version (two queries per page)."""
-    bots = Bot.objects.select_related("owner").prefetch_related(_active_version_prefetch())
+    """Every bot with its owner and active version (two queries per page); deleted
+    bots are left out."""
+    bots = (
+        Bot.objects.filter(deleted_at__isnull=True)
+        .select_related("owner")
+        .prefetch_related(_active_version_prefetch())
+    )
     if search:
         bots = bots.filter(name__icontains=search)
     return bots.order_by("name")
@@ -36,10 +41,22 @@ def bot_list_for_owner(*, user: Any, search: str = "") -> QuerySet[Bot]:
 
 
 def bot_get(*, name: str) -> Bot:
+    """The bot of that name; a deleted one too, by its neutral name, since the
+    matches it played still link to it."""
+    bots = Bot.objects.select_related("owner").prefetch_related(_active_version_prefetch())
     try:
-        return bot_list().get(name=name)
+        return bots.get(name=name)
     except Bot.DoesNotExist:
         raise Http404(f"No bot named {name!r}.") from None
+
+
+def bot_get_for_owner(*, user: Any, name: str) -> Bot:
+    """The bot if the user owns it (or is staff) and it is not deleted; Http404
+    otherwise, the same answer as for a name nobody has."""
+    bot = Bot.objects.select_related("owner").filter(name=name, deleted_at__isnull=True).first()
+    if bot is None or not user_may_manage(user=user, bot=bot):
+        raise Http404("No such bot.")
+    return bot
 
 
 def bot_active_version(*, bot: Bot) -> BotVersion | None:
@@ -62,8 +79,9 @@ def bot_version_get_for_owner(*, user: Any, pk: int) -> BotVersion:
 
 
 def bot_version_code_for_owner(*, user: Any, version: BotVersion) -> bytes:
-    """The stored upload (a .py or a .zip), for the owner or staff only."""
-    if not user_may_manage(user=user, bot=version.bot):
+    """The stored upload (a .py or a .zip), for the owner or staff only. A deleted
+    bot's versions have none."""
+    if not user_may_manage(user=user, bot=version.bot) or not version.code:
         raise Http404("No such version.")
     with version.code.open("rb") as stored:
         return stored.read()

@@ -1,4 +1,4 @@
-"""Writes on bots and versions: upload, activate, retire, take off the ladder.
+"""Writes on bots and versions: upload, activate, retire, take off the ladder, delete.
 
 Lock order: a Bot row before any of its BotVersion rows (the whole platform's
 order is in `arena.play.leases`). Every lock on a Bot or BotVersion row is
@@ -8,6 +8,7 @@ block the foreign-key checks of a new match's seats, a deadlock with matchmaking
 
 from __future__ import annotations
 
+import logging
 import re
 from datetime import datetime, timedelta
 
@@ -29,6 +30,8 @@ from .uploads import InspectedUpload, UploadLimits, UploadRejected, inspect_uplo
 
 User = AbstractBaseUser | AnonymousUser
 
+logger = logging.getLogger(__name__)
+
 # Carried out by arena.play (above this app), queued by name.
 QUALIFY_VERSION_TASK = "arena.bots.qualify_version"
 
@@ -38,6 +41,11 @@ QUALIFICATION_REQUEUE_AFTER = timedelta(minutes=5)
 BOT_NAME_PATTERN = re.compile(r"[A-Za-z0-9][A-Za-z0-9_-]{1,39}")
 # Words that URLs use beside bot names (/bots/upload/, /bots/new/).
 RESERVED_NAMES = frozenset({"upload", "new", "create", "edit", "me", "mine"})
+# A deleted bot is renamed `deleted-bot-<id>`; nobody else may take such a name.
+DELETED_NAME_PREFIX = "deleted-bot-"
+# The account that holds deleted bots. Parentheses are outside Django's username
+# characters, so nobody can sign up with this name.
+DELETED_BOTS_OWNER = "(deleted)"
 
 
 def upload_limits() -> UploadLimits:
@@ -79,7 +87,7 @@ def _check_name(*, user: User, name: str) -> Bot | None:
                 ]
             }
         )
-    if name.lower() in RESERVED_NAMES:
+    if name.lower() in RESERVED_NAMES or name.lower().startswith(DELETED_NAME_PREFIX):
         raise ValidationError({"name": [f"The name {name!r} is reserved."]})
     # Case-insensitive, so that nobody can pass as "Greedy" next to "greedy".
     existing = Bot.objects.filter(name__iexact=name).first()
@@ -231,6 +239,67 @@ def bot_version_retire(*, user: User, version: BotVersion) -> BotVersion:
             version.status_reason = f"Retired by its owner. {failure}".strip()
             version.save(update_fields=["status", "status_reason"])
     return version
+
+
+def bot_delete(*, user: User, bot: Bot) -> Bot:
+    """Delete a bot for its owner (or staff): its code goes, its games stay.
+
+    Other bots' matches, ratings and tournaments refer to the bot, so its row stays
+    as a tombstone: renamed `deleted-bot-<id>` (its name is free again), its
+    description and uploaded file names cleared, handed to the DELETED_BOTS_OWNER
+    account (off its owner's list and quota; no public page names the owner), and
+    every version retired, which takes it off the ladder and out of matchmaking.
+    The stored code files are deleted once the transaction commits. Locks the bot,
+    then its versions. Deleting a deleted bot changes nothing.
+    """
+    if not user_may_manage(user=user, bot=bot):
+        raise PermissionDenied("Only the bot's owner can delete it.")
+    if bot.is_example:
+        raise ValidationError(
+            {"bot": ["An example bot is part of the platform: retire its version instead."]}
+        )
+    with transaction.atomic():
+        bot = Bot.objects.select_for_update(no_key=True).get(pk=bot.pk)
+        if bot.is_deleted:
+            return bot
+        versions = list(
+            BotVersion.objects.select_for_update(no_key=True).filter(bot=bot).order_by("pk")
+        )
+        stored = [version.code.name for version in versions if version.code]
+        BotVersion.objects.filter(bot=bot).update(
+            status=BotVersion.Status.RETIRED,
+            status_reason="Deleted with its bot.",
+            code="",
+            original_filename="",
+        )
+        bot.name = f"{DELETED_NAME_PREFIX}{bot.pk}"
+        bot.description = ""
+        bot.owner = _deleted_bots_owner()
+        bot.deleted_at = timezone.now()
+        bot.save(update_fields=["name", "description", "owner", "deleted_at"])
+        transaction.on_commit(lambda: _delete_stored_code(stored))
+    return bot
+
+
+def _deleted_bots_owner() -> AbstractBaseUser:
+    owner, created = get_user_model().objects.get_or_create(
+        username=DELETED_BOTS_OWNER, defaults={"is_active": False}
+    )
+    if created:
+        owner.set_unusable_password()
+        owner.save(update_fields=["password"])
+    return owner
+
+
+def _delete_stored_code(names: list[str]) -> None:
+    storage = BotVersion._meta.get_field("code").storage
+    for name in names:
+        try:
+            storage.delete(name)
+        except OSError:
+            # The rows no longer point at the file: it is an orphan, not a leak of
+            # anything reachable. Say so and go on with the others.
+            logger.exception("could not delete the stored code %s of a deleted bot", name)
 
 
 def _make_active(version: BotVersion) -> None:

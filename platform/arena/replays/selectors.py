@@ -28,6 +28,11 @@ def game_replay_for_user(*, user: Any, game: Game) -> dict[str, Any]:
     """
     hidden = hidden_seats_for_user(user=user, game=game)
     log = log_without_private(game_log(game=game), hidden_seats=hidden)
+    # Each seat under its bot's name now, not the name stored when it was played:
+    # a deleted bot's games show its neutral name everywhere, downloads included.
+    name_by_index = {seat.index: seat.bot.name for seat in game.match.seats.all()}
+    if all(index in name_by_index for index in game.seating):
+        log = {**log, "names": [name_by_index[index] for index in game.seating]}
     try:
         frames = engine.replay_frames(log)
     except engine.ReplayError as error:

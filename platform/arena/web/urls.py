@@ -20,6 +20,7 @@ urlpatterns = [
     # Bots.
     path("my/bots/", bots.my_bots, name="my-bots"),
     path("my/bots/submit/", bots.bot_submit, name="bot-submit"),
+    path("my/bots/<str:name>/delete/", bots.bot_delete_confirm, name="bot-delete"),
     path("my/versions/<int:pk>/", bots.version_detail, name="version-detail"),
     path("my/versions/<int:pk>/status.json", bots.version_status, name="version-status"),
     path("my/versions/<int:pk>/activate/", bots.version_activate, name="version-activate"),

@@ -27,10 +27,21 @@ class BotSummarySerializer(serializers.ModelSerializer):
 class BotSerializer(serializers.ModelSerializer):
     owner = serializers.CharField(source="owner.username")
     active_version = serializers.SerializerMethodField()
+    deleted = serializers.BooleanField(
+        source="is_deleted", read_only=True, help_text="Deleted by its owner: a neutral name."
+    )
 
     class Meta:
         model = Bot
-        fields = ["name", "owner", "description", "is_example", "created_at", "active_version"]
+        fields = [
+            "name",
+            "owner",
+            "description",
+            "is_example",
+            "created_at",
+            "active_version",
+            "deleted",
+        ]
 
     def get_active_version(self, bot: Bot) -> dict | None:
         version = bot_active_version(bot=bot)

@@ -73,6 +73,18 @@ class BotDetailApi(APIView):
         return Response(BotSerializer(selectors.bot_get(name=name)).data)
 
 
+class BotDeleteApi(APIView):
+    """Delete one of your bots: its code goes, its games stay under a neutral name."""
+
+    permission_classes = [IsAuthenticated]
+
+    @extend_schema(request=None, responses={204: None}, operation_id="bots_delete")
+    def post(self, request, name: str):
+        bot = selectors.bot_get_for_owner(user=request.user, name=name)
+        services.bot_delete(user=request.user, bot=bot)
+        return Response(status=status.HTTP_204_NO_CONTENT)
+
+
 class BotVersionListApi(APIView):
     @extend_schema(responses=VersionPublicSerializer(many=True), operation_id="bot_versions_list")
     def get(self, request, name: str):

@@ -10,16 +10,22 @@ from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
 from django.views.decorators.cache import never_cache
-from django.views.decorators.http import require_POST, require_safe
+from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
 from arena.bots.models import BotVersion
 from arena.bots.selectors import (
     bot_active_version,
     bot_get,
+    bot_get_for_owner,
     bot_version_code_for_owner,
     bot_version_get_for_owner,
 )
-from arena.bots.services import bot_version_activate, bot_version_retire, bot_version_upload
+from arena.bots.services import (
+    bot_delete,
+    bot_version_activate,
+    bot_version_retire,
+    bot_version_upload,
+)
 from arena.core.throttles import throttle_allows
 from arena.matches.selectors import match_list
 from arena.matches.services import challenge_create
@@ -70,6 +76,31 @@ def bot_submit(request: HttpRequest) -> HttpResponse:
             )
             return redirect("web:version-detail", pk=version.pk)
     return render(request, "web/bots/submit.html", {"nav": "submit", "form": form})
+
+
+@require_http_methods(["GET", "HEAD", "POST"])
+@never_cache
+@login_required
+def bot_delete_confirm(request: HttpRequest, name: str) -> HttpResponse:
+    """GET: what deleting the bot does, and a button. POST: delete it."""
+    bot = bot_get_for_owner(user=request.user, name=name)
+    if request.method == "POST":
+        try:
+            deleted = bot_delete(user=request.user, bot=bot)
+        except (ValidationError, PermissionDenied) as error:
+            messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+        else:
+            messages.success(
+                request,
+                f"{name} is deleted: its code is gone, and its games stay under the name "
+                f"{deleted.name}.",
+            )
+        return redirect("web:my-bots")
+    return render(
+        request,
+        "web/bots/bot_delete.html",
+        {"nav": "my-bots", "bot": bot, "versions": bot.versions.count()},
+    )
 
 
 @require_safe

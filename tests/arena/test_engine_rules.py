@@ -25,10 +25,18 @@ BOUNDS = f"{engine.MIN_PLAYERS} to {engine.MAX_PLAYERS}"
 
 def test_the_default_migration_wrote_the_engines_korean_preset():
     # The migration keeps its literal copy forever; if the engine's preset ever
-    # changes, this says that the default ladder no longer plays it.
+    # changes, this says that the default ladder no longer plays it. The copy
+    # spells out every option the engine had then, and loads as the preset.
     migration = importlib.import_module("arena.matches.migrations.0002_default_competition")
-    assert engine.Ruleset.preset("korean").to_dict() == migration.KOREAN_RULESET
-    assert KOREAN_RULESET == migration.KOREAN_RULESET
+    korean = engine.Ruleset.preset("korean")
+    assert engine.Ruleset.from_value(migration.KOREAN_RULESET) == korean
+    assert engine.Ruleset.from_value(KOREAN_RULESET) == korean
+    assert korean.to_dict() == KOREAN_RULESET
+
+
+def test_the_pesten_migration_wrote_the_engines_pesten_preset():
+    migration = importlib.import_module("arena.matches.migrations.0005_pesten_competition")
+    assert engine.Ruleset.preset("pesten").to_dict() == migration.PESTEN_RULESET
 
 
 @pytest.mark.django_db

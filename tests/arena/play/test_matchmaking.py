@@ -9,7 +9,7 @@ import pytest
 from django.core.exceptions import PermissionDenied, ValidationError
 
 from arena.bots.models import BotVersion
-from arena.matches.models import Match
+from arena.matches.models import Competition, Match
 from arena.matches.services import challenge_create, challenges_left_today
 from arena.play.matchmaking import ladders_matchmake
 from arena.play.pairing import Candidate, pick_table
@@ -57,9 +57,8 @@ def test_busy_bots_are_not_seated_again(settings):
 
 def test_multi_seat_competitions_fill_their_tables(settings):
     settings.ARENA_LADDER_BACKLOG_PER_WORKER = 10
-    default = default_competition()
-    default.ladder_enabled = False
-    default.save()
+    default_competition()
+    Competition.objects.update(ladder_enabled=False)  # the 2-seat ladders
     four = CompetitionFactory(slug="four", seats=4)
     for _ in range(9):
         ActiveBotVersionFactory()
@@ -90,6 +89,7 @@ def test_ratings_steer_the_pairing(settings):
     settings.ARENA_LADDER_BACKLOG_PER_WORKER = 1
     settings.ARENA_WORKER_COUNT = 1
     competition = default_competition()
+    Competition.objects.exclude(pk=competition.pk).update(ladder_enabled=False)
     versions = [ActiveBotVersionFactory() for _ in range(3)]
     for version, elo in zip(versions, [1500, 1520, 2600], strict=True):
         Rating.objects.create(bot=version.bot, competition=competition, elo=elo, games=50)

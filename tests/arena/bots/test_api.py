@@ -101,7 +101,9 @@ def test_bot_list_is_public_and_uses_constant_queries(django_assert_max_num_quer
         "is_example",
         "created_at",
         "active_version",
+        "deleted",
     }
+    assert row["deleted"] is False
     assert row["active_version"]["status"] == "active"
     assert "sha256" not in row["active_version"]
 

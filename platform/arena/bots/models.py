@@ -54,6 +54,9 @@ class BotVersion(models.Model):
         PENDING = "pending", "Pending"
         QUALIFYING = "qualifying", "Qualifying"
         ACTIVE = "active", "Active"
+        # Qualified while the bot has an active version: it plays that version
+        # until a promotion test decides (arena.matches.promotions).
+        TESTING = "testing", "Testing against the active version"
         FAILED = "failed", "Failed"
         RETIRED = "retired", "Retired"
 

@@ -214,6 +214,7 @@ def bot_version_activate(*, user: User, version: BotVersion) -> BotVersion:
         if version.qualified_at is None or version.status not in (
             BotVersion.Status.RETIRED,
             BotVersion.Status.FAILED,
+            BotVersion.Status.TESTING,
         ):
             raise ValidationError(
                 {"status": ["Only a version that passed qualification can be activated."]}
@@ -341,12 +342,39 @@ def bot_version_qualification_finish(
         if passed:
             version.qualified_at = timezone.now()
             version.save(update_fields=["qualification", "qualified_at"])
-            _make_active(version)
+            if BotVersion.objects.filter(bot_id=bot_id, status=BotVersion.Status.ACTIVE).exists():
+                # The bot plays on with its active version until the promotion test
+                # between the two decides (arena.matches.promotions).
+                version.status = BotVersion.Status.TESTING
+                version.status_reason = ""
+                version.save(update_fields=["status", "status_reason"])
+            else:
+                _make_active(version)
         else:
             version.status = BotVersion.Status.FAILED
             version.status_reason = reason
             version.save(update_fields=["qualification", "status", "status_reason"])
     return version
+
+
+def bot_version_promotion_settle(*, candidate_id: int, promoted: bool, reason: str) -> None:
+    """A promotion test's verdict on a version that is still testing: it becomes the
+    bot's active version (the active one is retired, saying why), or it is retired
+    with the reason and the active version stays. Locks the bot, then the version."""
+    with transaction.atomic():
+        bot_id = BotVersion.objects.filter(pk=candidate_id).values_list("bot_id", flat=True).first()
+        if bot_id is None:
+            return
+        Bot.objects.select_for_update(no_key=True).get(pk=bot_id)
+        version = BotVersion.objects.select_for_update(no_key=True).get(pk=candidate_id)
+        if version.status != BotVersion.Status.TESTING:
+            return
+        if promoted:
+            _make_active(version)  # the test's figures stay on its Promotion row
+        else:
+            version.status = BotVersion.Status.RETIRED
+            version.status_reason = reason
+            version.save(update_fields=["status", "status_reason"])
 
 
 QUALIFICATION_MAX_ATTEMPTS = 3

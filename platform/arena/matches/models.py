@@ -35,6 +35,13 @@ class Competition(models.Model):
         default=RatingSystem.PLACKETT_LUCE,
         help_text="How the ladder rates its games (docs/ratings-and-tournaments.md).",
     )
+    # A new version's promotion test (arena.matches.sprt): H0 "better by at most
+    # promotion_elo0", H1 "better by promotion_elo1", at these error rates.
+    promotion_elo0 = models.FloatField(default=0.0)
+    promotion_elo1 = models.FloatField(default=30.0)
+    promotion_alpha = models.FloatField(default=0.05)
+    promotion_beta = models.FloatField(default=0.05)
+    promotion_max_pairs = models.PositiveIntegerField(default=1000)
     is_default = models.BooleanField(default=False)
     ladder_enabled = models.BooleanField(default=True)
     created_at = models.DateTimeField(auto_now_add=True)
@@ -57,6 +64,7 @@ class Match(models.Model):
         LADDER = "ladder", "Ladder"
         CHALLENGE = "challenge", "Challenge"
         TOURNAMENT = "tournament", "Tournament"
+        PROMOTION = "promotion", "Promotion test"
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     competition = models.ForeignKey(
@@ -151,3 +159,42 @@ class Game(models.Model):
 
     def __str__(self) -> str:
         return f"match {self.match_id} game {self.number}"
+
+
+class Promotion(models.Model):
+    """A new version's test against the bot's active version: pairs of games over
+    duplicate deals, decided by a sequential probability ratio test (sprt.py)."""
+
+    class State(models.TextChoices):
+        RUNNING = "running", "Running"
+        PROMOTED = "promoted", "Promoted"
+        KEPT = "kept", "Active version kept"
+        PROMOTED_BY_OWNER = "promoted_by_owner", "Promoted by its owner"
+        STOPPED = "stopped", "Stopped"
+
+    candidate = models.OneToOneField(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="promotion"
+    )
+    incumbent = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="defences"
+    )
+    competition = models.ForeignKey(Competition, on_delete=models.PROTECT, related_name="+")
+    state = models.CharField(max_length=20, choices=State.choices, default=State.RUNNING)
+    elo0 = models.FloatField()
+    elo1 = models.FloatField()
+    alpha = models.FloatField()
+    beta = models.FloatField()
+    max_pairs = models.PositiveIntegerField()
+    # Pairs in which the candidate scored 0, 1/2, 1, 3/2 and 2 points.
+    pentanomial = models.JSONField(default=list)
+    llr = models.FloatField(default=0.0)
+    reason = models.CharField(max_length=300, blank=True)
+    created_at = models.DateTimeField(auto_now_add=True)
+    finished_at = models.DateTimeField(null=True, blank=True)
+
+    def __str__(self) -> str:
+        return f"promotion of {self.candidate} against {self.incumbent} ({self.state})"
+
+    @property
+    def pairs(self) -> int:
+        return sum(self.pentanomial)

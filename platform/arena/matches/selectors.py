@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import copy
+from dataclasses import dataclass
 from typing import Any
 
 from django.db.models import Prefetch, QuerySet
@@ -10,9 +11,10 @@ from django.shortcuts import get_object_or_404
 
 from arena.bots.models import Bot
 
+from . import sprt
 from .defaults import DEFAULT_COMPETITION, DEFAULT_SLUG, KOREAN_RULESET
 from .logs import log_decompress
-from .models import Competition, Game, Match, MatchSeat
+from .models import Competition, Game, Match, MatchSeat, Promotion
 
 ACTIVE_STATES = (Match.State.QUEUED, Match.State.RUNNING)
 
@@ -112,4 +114,62 @@ def match_seats_of(*, match_id: int) -> list[tuple[int, int, int]]:
         MatchSeat.objects.filter(match_id=match_id)
         .order_by("index")
         .values_list("index", "bot_id", "bot_version_id")
+    )
+
+
+@dataclass(frozen=True, slots=True)
+class PromotionProgress:
+    """What a version page shows of its promotion test."""
+
+    state: str
+    state_label: str
+    incumbent_number: int
+    pairs: int
+    games: int
+    pentanomial: list[int]
+    llr: float
+    lower: float
+    upper: float
+    elo0: float
+    elo1: float
+    alpha: float
+    beta: float
+    max_pairs: int
+    estimate: sprt.Estimate | None
+    reason: str
+
+    @property
+    def position(self) -> float:
+        """Where the ratio stands between its bounds, 0 (keep) to 1 (promote)."""
+        span = self.upper - self.lower
+        return min(1.0, max(0.0, (self.llr - self.lower) / span))
+
+    @property
+    def position_percent(self) -> int:
+        return round(100 * self.position)
+
+
+def promotion_progress(*, version: Any) -> PromotionProgress | None:
+    """The promotion test of a version (as the candidate), or None."""
+    promotion = Promotion.objects.select_related("incumbent").filter(candidate=version).first()
+    if promotion is None:
+        return None
+    lower, upper = sprt.bounds(promotion.alpha, promotion.beta)
+    return PromotionProgress(
+        state=promotion.state,
+        state_label=promotion.get_state_display(),
+        incumbent_number=promotion.incumbent.number,
+        pairs=promotion.pairs,
+        games=2 * promotion.pairs,
+        pentanomial=list(promotion.pentanomial),
+        llr=promotion.llr,
+        lower=lower,
+        upper=upper,
+        elo0=promotion.elo0,
+        elo1=promotion.elo1,
+        alpha=promotion.alpha,
+        beta=promotion.beta,
+        max_pairs=promotion.max_pairs,
+        estimate=sprt.estimate(promotion.pentanomial),
+        reason=promotion.reason,
     )

@@ -45,7 +45,11 @@ def match_create(
         raise ValidationError(
             {"versions": [f"A match seats {engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots."]}
         )
-    if len({version.bot_id for version in versions}) != len(versions):
+    if len({version.pk for version in versions}) != len(versions):
+        raise ValidationError({"versions": ["A version cannot sit twice at one table."]})
+    # A promotion test seats two versions of one bot; every other table, and every
+    # rated one, seats distinct bots (ratings are per bot).
+    if kind != Match.Kind.PROMOTION and len({v.bot_id for v in versions}) != len(versions):
         raise ValidationError({"versions": ["A bot cannot sit twice at one table."]})
     if competition is not None and competition.seats != len(versions):
         raise ValidationError(

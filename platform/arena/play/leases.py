@@ -28,6 +28,7 @@ from django.utils import timezone
 
 from arena.core.queueing import task_queue_on_commit
 from arena.matches.models import Match
+from arena.matches.promotions import promotion_match_failed
 from arena.matches.services import RUN_MATCH_TASK
 from arena.tournaments.services import tournament_match_finished
 
@@ -158,6 +159,8 @@ def match_fail(*, match: Match, reason: str) -> None:
     match.save(update_fields=["state", "error", "lease_expires_at", "finished_at"])
     if match.tournament_id is not None:
         tournament_match_finished(match=match)
+    if match.kind == Match.Kind.PROMOTION:
+        promotion_match_failed(match=match)
 
 
 def _requeue(match: Match, *, message: str, now: datetime) -> None:

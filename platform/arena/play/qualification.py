@@ -15,6 +15,7 @@ from django.conf import settings
 from arena.bots import services
 from arena.bots.models import BotVersion
 from arena.matches.logs import game_summary, stderr_of_seat
+from arena.matches.promotions import promotion_start
 from arena.matches.selectors import default_competition
 from sandbox.errors import InfrastructureError
 
@@ -77,6 +78,9 @@ def bot_version_qualify(*, version_id: int) -> BotVersion | None:
             ", ".join(sorted(set(report["faults"]))) or "no game was played"
         )
         reason += ". See the qualification games for the bot's stderr."
-    return services.bot_version_qualification_finish(
+    version = services.bot_version_qualification_finish(
         version_id=version_id, passed=passed, reason=reason, report=report
     )
+    if version is not None and version.status == BotVersion.Status.TESTING:
+        promotion_start(candidate=version, competition=competition)
+    return version

@@ -24,6 +24,7 @@ from arena.bots.services import bot_versions_faults_record
 from arena.core import statements
 from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Game, Match, MatchSeat
+from arena.matches.promotions import promotion_record_match
 from arena.ratings.services import SeatOfMatch, ratings_apply_match_games
 from arena.tournaments.services import tournament_match_finished
 
@@ -144,6 +145,8 @@ def _result_write(
             )
         if match.tournament_id is not None:
             tournament_match_finished(match=match)
+        if match.kind == Match.Kind.PROMOTION:
+            promotion_record_match(match=match, games=played.games)
     return match
 
 

@@ -27,7 +27,7 @@ from arena.bots.services import (
     bot_version_upload,
 )
 from arena.core.throttles import throttle_allows
-from arena.matches.selectors import match_list
+from arena.matches.selectors import match_list, promotion_progress
 from arena.matches.services import challenge_create
 from arena.ratings.selectors import bots_not_separated_from, head_to_head, rating_history
 from arena.web.charts import history_chart
@@ -41,7 +41,9 @@ from arena.web.selectors import (
 
 BOT_PAGE_MATCHES = 15
 # Qualification is still under way in these states: the version page keeps polling.
-LIVE_STATUSES = frozenset({BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING})
+LIVE_STATUSES = frozenset(
+    {BotVersion.Status.PENDING, BotVersion.Status.QUALIFYING, BotVersion.Status.TESTING}
+)
 
 
 @require_safe
@@ -117,6 +119,7 @@ def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "bot": version.bot,
             "live": version.status in LIVE_STATUSES,
             "qualification": version.qualification or {},
+            "promotion": promotion_progress(version=version),
         },
     )
 
@@ -127,9 +130,11 @@ def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
 def version_status(request: HttpRequest, pk: int) -> JsonResponse:
     """What the version page polls while qualification runs."""
     version = bot_version_get_for_owner(user=request.user, pk=pk)
+    promotion = promotion_progress(version=version)
     return JsonResponse(
         {
-            "fingerprint": version.status,
+            # A new pair of promotion games changes the page too.
+            "fingerprint": f"{version.status}:{promotion.pairs if promotion else ''}",
             "status": version.status,
             "label": version.get_status_display(),
             "reason": version.status_reason,

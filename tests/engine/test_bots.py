@@ -195,7 +195,7 @@ def test_the_random_bot_plays_a_deal_the_same_way_every_time():
 
 
 def win_rate(hero: str, rival: str, games: int) -> float:
-    # The function `benchmarks/engine.py --bots 1000` reports the win rates with, so
+    # The function `benchmarks/engine_speed.py --bots 1000` reports the win rates with, so
     # the test and the benchmark measure the same thing.
     from benchmarks.engine import win_rate as measured
 

@@ -1,6 +1,7 @@
 """How much the sandbox costs: per decision, per bot start-up and per match, per backend.
 
-    .venv/bin/python benchmarks/sandbox.py [--rounds 1000] [--starts 8] [--messages 100] [--write]
+    .venv/bin/python benchmarks/sandbox_overhead.py [--rounds 1000] [--starts 8] [--messages 100]
+        [--write]
 
 Each backend against the bare path it rides on, side by side in one run (the machine
 is shared and noisy; compare within a run). The bare path runs the same bot with
@@ -48,9 +49,6 @@ from pathlib import Path
 from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
-# Run as a script, this folder would come first on sys.path, and its platform.py
-# would shadow the standard library's `platform` (which uuid imports).
-sys.path[0] = str(ROOT)
 
 from sandbox.backends.bwrap import (  # noqa: E402
     bot_interpreter,
@@ -463,7 +461,7 @@ def run(rounds: int, starts: int, messages: int, *, pin: bool = True) -> str:
         else "Nothing pinned: the scheduler places every process."
     )
     lines = [
-        f"`.venv/bin/python benchmarks/sandbox.py --rounds {rounds} --starts {starts} "
+        f"`.venv/bin/python benchmarks/sandbox_overhead.py --rounds {rounds} --starts {starts} "
         f"--messages {messages}{flags}`; {machine()}.",
         "",
         "Per decision, one JSON line to the bot and one back: the median of blocks of 100",
@@ -533,7 +531,6 @@ def launch_costs(starts: int) -> str:
     """Wall and CPU of the worker per bot start: the launcher against a preexec_fn."""
     import resource
 
-    sys.path.insert(1, str(ROOT / "platform"))
     os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
     import django
 
@@ -578,7 +575,7 @@ def launch_costs(starts: int) -> str:
         results[use_launcher].append(start(use_launcher))
     rss = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss // 1024
     lines = [
-        f"`.venv/bin/python benchmarks/sandbox.py --launch {starts}`; {machine()}; "
+        f"`.venv/bin/python benchmarks/sandbox_overhead.py --launch {starts}`; {machine()}; "
         f"a {rss} MB process with Django and the platform loaded, as a worker; "
         "the two ways alternating:",
         "",

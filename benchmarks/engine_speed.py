@@ -1,8 +1,8 @@
 """Our engine and OpenSpiel's crazy_eights, driven by the same loop in one run.
 
-    .venv/bin/python benchmarks/engine.py                        # about a minute
-    .venv/bin/python benchmarks/engine.py --rounds 20 --seconds 2  # steadier figures
-    .venv/bin/python benchmarks/engine.py --bots 1000  # also the example bots' win rates
+    .venv/bin/python benchmarks/engine_speed.py                        # about a minute
+    .venv/bin/python benchmarks/engine_speed.py --rounds 20 --seconds 2  # steadier figures
+    .venv/bin/python benchmarks/engine_speed.py --bots 1000  # also the example bots' win rates
 
 OpenSpiel comes with the bench extra: ``pip install -e '.[bench]'``. Without it,
 only our engine is measured.
@@ -36,13 +36,8 @@ from importlib import metadata
 from pathlib import Path
 from typing import Any
 
-# Run as a script, this folder would come first on sys.path, and its platform.py
-# would shadow the standard library's `platform`.
-ROOT = Path(__file__).resolve().parents[1]
-sys.path[0] = str(ROOT)
-
-import engine  # noqa: E402
-from engine import GameState  # noqa: E402
+import engine
+from engine import GameState
 
 PLAYERS = (2, 4)
 # Mid-game states for the clone measurements: enough to leave the CPU caches'
@@ -432,7 +427,7 @@ def main() -> None:
         )
     results = measure(engines, args.rounds, args.seconds)
 
-    command = ".venv/bin/python benchmarks/engine.py"
+    command = ".venv/bin/python benchmarks/engine_speed.py"
     if (args.rounds, args.seconds) != (8, 1.0):
         command += f" --rounds {args.rounds} --seconds {args.seconds:g}"
     print(f"`{command}`: {args.rounds} interleaved rounds, medians; {machine()}.")

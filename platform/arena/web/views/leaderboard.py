@@ -43,7 +43,8 @@ def leaderboard(request: HttpRequest, slug: str | None = None) -> HttpResponse:
     competition = competition_for_page(slug=slug)
     if competition is None:
         raise Http404("There is no competition yet.")
-    search = request.GET.get("q", "").strip()[:40]
+    # `search`, as the API's leaderboard calls it; `q` still works for old links.
+    search = (request.GET.get("search") or request.GET.get("q", "")).strip()[:40]
     ordering = request.GET.get("sort", "rank")
     if ordering not in LEADERBOARD_ORDERINGS:
         ordering = "rank"

@@ -1,6 +1,8 @@
 /* The replay viewer. It reads the frames of `engine.replay_frames(log)` embedded in
    the page (json_script "replay-data") and never recomputes a rule: frame 0 is the
-   deal, frame i the state after event i-1. */
+   deal, frame i the state after event i-1. What a play did comes with the frames
+   (`effects`, the engine's words for the card's role under the game's ruleset), so
+   the viewer never reads a card's rank as a rule. */
 (function () {
   "use strict";
 
@@ -35,14 +37,16 @@
 
   function plural(n, word) { return n + " " + word + (n === 1 ? "" : "s"); }
 
-  /* The event as a sentence, with cards drawn as cards. */
-  function describe(event, node) {
+  /* The event as a sentence, with cards drawn as cards; `effect` says what a play
+     did under the game's ruleset ("skips the next player"), or is null. */
+  function describe(event, node, effect) {
     var who = seatName(event.seat);
     function text(t) { node.appendChild(document.createTextNode(t)); }
     switch (event.kind) {
       case "play":
         text(who + " plays ");
         appendCards(node, event.cards || [event.card]);
+        if (effect) node.appendChild(el("span", "ev-effect", " (" + effect + ")"));
         if (event.suit) { text(" and names "); node.appendChild(C.suitChip(event.suit)); }
         break;
       case "draw":
@@ -89,7 +93,7 @@
   function describeFrame(frame, node) {
     node.textContent = "";
     if (frame.event) {
-      describe(frame.event, node);
+      describe(frame.event, node, data.effects ? data.effects[frame.index] : null);
     } else {
       node.appendChild(document.createTextNode("The deal. Lead card: "));
       node.appendChild(C.inline(frames[0].top));

@@ -117,7 +117,7 @@ def legal_plays(
 
 
 def longest_suit(hand: Iterable[str], *, besides: str | None = None) -> str:
-    """The suit ``hand`` holds most of (not counting ``besides``): a 7's best call."""
+    """The suit ``hand`` holds most of (not counting ``besides``): a wild card's best call."""
     counts = dict.fromkeys(SUITS, 0)
     for code in hand:
         if code != besides and (s := suit(code)) is not None:

@@ -39,7 +39,7 @@ def sample_state(
 
     ``discard`` lists cards the bot knows are in the discard pile beneath the top
     (it saw them played); they stay there instead of being dealt at random.
-    Pending extra turns from a K and uncalled One Cards are not visible, so the
+    Pending extra turns (``again``) and uncalled One Cards are not visible, so the
     sample has none. Raises ValueError when the counts do not add up.
     """
     seat = observation["seat"]

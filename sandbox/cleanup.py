@@ -4,12 +4,16 @@ A worker tears its bots down itself; this is for when it could not (killed, host
 rebooted). bwrap sandboxes end with their worker (`--die-with-parent`) and never
 write to the host's disk, but their cgroups stay, as may a subprocess bot's
 daemonized children: both are reaped through the dead worker's cgroups.
+
+The platform runs it when a worker starts (what workers killed on this host left)
+and periodically (the rest, and containers past their expiry from anywhere). An
+owner is judged by host, pid and start time (`sandbox.owner`): a worker restarted
+in the same container reuses the dead one's pids.
 """
 
 from __future__ import annotations
 
 import contextlib
-import os
 import time
 from datetime import datetime
 from typing import Any
@@ -26,17 +30,16 @@ from sandbox.backends.cgroups import (
 )
 from sandbox.backends.docker import docker_client
 from sandbox.errors import InfrastructureError
-from sandbox.labels import BOT_LABEL, EXPIRES_LABEL, OWNER_HOST_LABEL, OWNER_PID_LABEL, owner_host
-
-
-def _pid_alive(pid: int) -> bool:
-    try:
-        os.kill(pid, 0)
-    except ProcessLookupError:
-        return False
-    except PermissionError:
-        return True
-    return True
+from sandbox.labels import (
+    BOT_LABEL,
+    EXPIRES_LABEL,
+    OWNER_HOST_LABEL,
+    OWNER_PID_LABEL,
+    OWNER_START_LABEL,
+    owner_host,
+    owner_start,
+)
+from sandbox.owner import pid_alive, still_running
 
 
 def _created_at(container: dict[str, Any]) -> float:
@@ -52,7 +55,11 @@ def _is_orphan(labels: dict[str, str], now: float) -> bool:
             return True
     if labels.get(OWNER_HOST_LABEL) == owner_host():
         with contextlib.suppress(ValueError):
-            return not _pid_alive(int(labels.get(OWNER_PID_LABEL, "")))
+            pid = int(labels.get(OWNER_PID_LABEL, ""))
+            start = labels.get(OWNER_START_LABEL)
+            if start is None:  # labelled before owners carried their start
+                return not pid_alive(pid)
+            return owner_start(pid) != start  # gone, or its pid is another process's
     return False
 
 
@@ -80,7 +87,7 @@ def _remove_orphan_cgroups() -> int:
     for parent in parent_dirs():
         for leaf in parent.glob(f"{LEAF_PREFIX}*"):
             owner = leaf_owner(leaf.name)
-            if owner is None or owner[1] != host_tag() or _pid_alive(owner[0]):
+            if owner is None or owner[2] != host_tag() or still_running(owner[0], owner[1]):
                 continue  # not ours to judge, or its worker still runs
             group = BotCgroup([leaf], unified=parent.parent == CGROUP_ROOT)
             group.kill_all()

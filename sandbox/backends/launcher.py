@@ -3,14 +3,17 @@
 CPython's `subprocess` forks the calling process whenever `Popen` has a
 `preexec_fn`, and vforks otherwise. A fork copies the page tables of a worker
 with Django loaded and makes every page it touches next a copy-on-write fault:
-on a 2-core machine `benchmarks/sandbox.py --launch 40` times about 3.6 ms of the
+on a 2-core machine `benchmarks/sandbox_overhead.py --launch 40` times about 3.6 ms of the
 worker's CPU and 20 ms of wall time per bot that way, against 0.5 ms and 6 ms this
 way (docs/benchmarks.md). So what a `preexec_fn` would do between fork and exec is
 done by a short, constant `/bin/sh` script instead, which then execs the bot's
 command:
 
 1. join the bot's cgroup(s), still as root;
-2. set the rlimits (`ulimit`, which sets soft and hard limits together);
+2. set the rlimits (`ulimit`, which sets soft and hard limits together); the
+   address space only for a bot without a cgroup, whose memory nothing else caps
+   (a cgroup limits memory used, where an address-space limit would count every
+   thread's reserved stack and stop a bot's threads long before its memory);
 3. drop to the bot's uid and gid with no supplementary groups (util-linux's
    `setpriv`), when asked to;
 4. leave the environment empty, as the worker passed it (a shell sets PWD).
@@ -47,8 +50,8 @@ while [ "$count" -gt 0 ]; do
     echo $$ > "$1" || { echo "cannot join the cgroup $1" >&2; exit 125; }
     shift; count=$((count - 1))
 done
-ulimit -v "$1" && ulimit -c 0 && ulimit -n "$2" && ulimit -f "$3" && ulimit -t "$4" \\
-    || { echo "cannot set the rlimits" >&2; exit 125; }
+{ [ "$1" = - ] || ulimit -v "$1"; } && ulimit -c 0 && ulimit -n "$2" && ulimit -f "$3" \\
+    && ulimit -t "$4" || { echo "cannot set the rlimits" >&2; exit 125; }
 run_as=$5; shift 5
 unset PWD OLDPWD SHLVL _
 echo
@@ -65,7 +68,8 @@ def setpriv_path() -> str | None:
 
 def cpu_seconds(limits: Limits) -> int:
     """RLIMIT_CPU of a local bot: the match's whole length, a backstop to the
-    wall-clock limits (the cgroup, when there is one, adds memory and pids limits)."""
+    wall-clock limits (the cgroup, when there is one, adds memory, pids and CPU
+    share limits)."""
     return int(limits.match_s) + 1
 
 
@@ -76,8 +80,10 @@ def launcher_argv(
     cgroup_procs: Sequence[str],
     run_as: int | None,
 ) -> list[str]:
-    """The command that starts `argv` inside `limits`; after `Popen`, call
-    `wait_started` with the process's stdout."""
+    """The command that starts `argv` inside `limits`, in the cgroup whose
+    `cgroup.procs` files are `cgroup_procs` (that group then holds its memory, and
+    the address space is not limited); after `Popen`, call `wait_started` with the
+    process's stdout."""
     setpriv = setpriv_path()
     if run_as is not None and setpriv is None:
         raise InfrastructureError("setpriv (util-linux) is not installed")
@@ -88,7 +94,7 @@ def launcher_argv(
         setpriv or "setpriv",  # $0: the program that drops privileges
         str(len(cgroup_procs)),
         *cgroup_procs,
-        str(limits.memory_bytes // _KIB),
+        "-" if cgroup_procs else str(limits.memory_bytes // _KIB),
         str(limits.open_files),
         str(limits.file_bytes // _BLOCK),
         str(cpu_seconds(limits)),

@@ -6,6 +6,7 @@ platform uses it for uploaded bots only when a setting explicitly allows it.
 
 from __future__ import annotations
 
+import contextlib
 import os
 import sys
 from pathlib import Path
@@ -14,6 +15,7 @@ import engine
 from sandbox.backends.cgroups import BotCgroup
 from sandbox.backends.pipes import PipeProcess
 from sandbox.bootstrap import python_argv
+from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
 from sandbox.program import BotProgram
 
@@ -31,7 +33,12 @@ def engine_parent() -> str:
 def launch_subprocess(program: BotProgram, limits: Limits) -> PipeProcess:
     entry = program.source_file().resolve()
     # As root the kernel ignores RLIMIT_NPROC, so a cgroup is the only pids limit.
-    cgroup = BotCgroup.create(memory_bytes=limits.memory_bytes, pids=limits.pids)
+    # These bots are trusted: without a cgroup they run on rlimits alone.
+    cgroup = None
+    with contextlib.suppress(InfrastructureError):
+        cgroup = BotCgroup.create(
+            memory_bytes=limits.memory_bytes, pids=limits.pids, cpus=limits.cpus
+        )
     return PipeProcess(
         python_argv(interpreter(), str(entry), engine_parent()),
         limits,

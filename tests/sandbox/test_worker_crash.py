@@ -18,8 +18,10 @@ from pathlib import Path
 import pytest
 
 import sandbox
-from sandbox.backends.cgroups import LEAF_PREFIX, parent_dirs
+from sandbox.backends import cgroups
+from sandbox.backends.cgroups import LEAF_PREFIX, BotCgroup, parent_dirs
 from sandbox.backends.docker import docker_client
+from sandbox.limits import MIB
 from tests.sandbox.harness import ISOLATING_BACKENDS, processes_with, render, require_backend
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -73,3 +75,32 @@ def test_nothing_of_a_killed_workers_bots_survives_cleanup(backend: str, tmp_pat
     if backend == "docker":
         assert removed >= 1
         assert started["container"] not in {c["Id"] for c in docker_client().containers(all=True)}
+
+
+def test_cleanup_takes_a_reused_pid_for_a_dead_owner(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A group named after this process's pid but another start time was made by a
+    dead worker whose pid this process got (a worker restarted in its container):
+    the clean-up kills what runs in it and removes it; this process's own stays."""
+    if os.geteuid() != 0:
+        pytest.fail("cgroups are tested as root (CI runs as root)")
+    with monkeypatch.context() as earlier:
+        earlier.setattr(cgroups, "start_ticks", lambda pid: 1)
+        stale = BotCgroup.create(memory_bytes=64 * MIB, pids=8, cpus=1.0)
+    own = BotCgroup.create(memory_bytes=64 * MIB, pids=8, cpus=1.0)
+    join = 'for f in "$@"; do echo $$ > "$f"; done; exec sleep 600'
+    left = subprocess.Popen(["sh", "-c", join, "sh", *stale.procs_files()])
+    try:
+        deadline = time.monotonic() + 5
+        while left.pid not in stale.pids() and time.monotonic() < deadline:
+            time.sleep(0.01)
+        assert left.pid in stale.pids()
+        sandbox.cleanup_orphans()
+        assert left.wait(timeout=5) == -signal.SIGKILL
+        assert not any(path.exists() for path in stale.paths)
+        assert all(path.exists() for path in own.paths)
+    finally:
+        left.kill()
+        left.wait()
+        for group in (stale, own):
+            group.kill_all()
+            group.remove()

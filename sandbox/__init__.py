@@ -16,7 +16,7 @@ from sandbox.match import MatchResult, SeatReport, run_match
 from sandbox.program import BotProgram
 
 if TYPE_CHECKING:
-    from sandbox.backends.select import BACKENDS, resolve_backend
+    from sandbox.backends.select import BACKENDS, backend_problem, resolve_backend
     from sandbox.cleanup import cleanup_orphans
 
 # These reach the docker backend, which needs the `docker` package. They load on
@@ -24,6 +24,7 @@ if TYPE_CHECKING:
 # library alone, as it does from the starter kit.
 _LOADED_ON_USE = {
     "BACKENDS": "sandbox.backends.select",
+    "backend_problem": "sandbox.backends.select",
     "resolve_backend": "sandbox.backends.select",
     "cleanup_orphans": "sandbox.cleanup",
 }
@@ -44,6 +45,7 @@ __all__ = [
     "Limits",
     "MatchResult",
     "SeatReport",
+    "backend_problem",
     "cleanup_orphans",
     "resolve_backend",
     "run_match",

@@ -16,9 +16,20 @@ MAX_CODE_BYTES = 8 * 1024 * 1024
 MAX_CODE_FILES = 200
 
 
+def open_regular(path: Path) -> int:
+    """A read-only descriptor of the regular file at `path`, which may have been
+    swapped for something else since it was listed: a link is refused (O_NOFOLLOW),
+    a FIFO or device cannot block the open (O_NONBLOCK) and is refused once open."""
+    fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_NONBLOCK | os.O_CLOEXEC)
+    if not stat.S_ISREG(os.fstat(fd).st_mode):
+        os.close(fd)
+        raise ValueError(f"{path} is not a regular file")
+    return fd
+
+
 def read_regular(path: Path) -> bytes:
-    """A file's bytes, refusing a link (a file swapped for one since it was listed)."""
-    with os.fdopen(os.open(path, os.O_RDONLY | os.O_NOFOLLOW), "rb") as handle:
+    """A file's bytes (see `open_regular`)."""
+    with os.fdopen(open_regular(path), "rb") as handle:
         return handle.read(MAX_CODE_BYTES + 1)
 
 

@@ -4,8 +4,14 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sandbox.backends.bwrap import bwrap_path, launch_bwrap
-from sandbox.backends.docker import docker_available, launch_docker
+from sandbox.backends.bwrap import bwrap_path, bwrap_problem, launch_bwrap
+from sandbox.backends.docker import (
+    DAEMON_ERRORS,
+    DEFAULT_IMAGE,
+    docker_available,
+    docker_client,
+    launch_docker,
+)
 from sandbox.backends.local import launch_subprocess
 from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
@@ -41,6 +47,31 @@ def resolve_backend(name: str, *, allow_unsandboxed: bool) -> str:
     if name == "bwrap" and bwrap_path() is None:
         raise InfrastructureError("bubblewrap (bwrap) is not installed")
     return name
+
+
+def backend_problem(name: str, *, image: str | None = None) -> str | None:
+    """Why uploaded bots cannot run here under the backend setting `name`, or None when
+    they can: for a health check, and for a worker to say so when it starts.
+
+    Docker needs its engine and the bot image; bwrap needs what `bwrap_problem`
+    checks, a cgroup for a bot above all; subprocess isolates nothing.
+    """
+    if name not in ("auto", *BACKENDS):
+        return f"unknown sandbox backend {name!r}"
+    if name == "subprocess":
+        return "the subprocess backend does not isolate bots"
+    if name in ("auto", "docker") and docker_available():
+        try:
+            docker_client().inspect_image(image or DEFAULT_IMAGE)
+        except DAEMON_ERRORS as error:
+            return f"bot image {image or DEFAULT_IMAGE!r} unavailable: {error}"
+        return None
+    if name == "docker":
+        return "Docker engine unreachable"
+    problem = bwrap_problem()
+    if problem is not None and name == "auto":
+        return f"no Docker engine, and bwrap cannot run bots: {problem}"
+    return problem
 
 
 def launcher_for(backend: str, *, image: str | None, runtime: str | None) -> Launch:

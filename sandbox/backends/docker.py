@@ -1,19 +1,22 @@
 """The `docker` backend: one locked-down container per bot per match.
 
 No network, memory without swap, one CPU, a pids limit, a read-only root with a
-small tmpfs, "nobody", no capabilities, no-new-privileges, nothing of the host's
-environment. The bot's code is copied in with `put_archive` (never bind-mounted,
-so a worker that itself runs in a container works) into an anonymous volume at
-/bot: a read-only root refuses `put_archive` anywhere else, and the files are
-root's and mode 0444, so the bot cannot change them. Teardown removes the
-container by id (`force`, which kills its whole PID namespace) with its volume;
-the labels let `cleanup_orphans` find containers a crashed worker left behind.
+small tmpfs, a uid of its own, no capabilities, no-new-privileges, nothing of the
+host's environment, no log on the host (the attach stream is all the sandbox
+reads), and Docker's init as PID 1, which reaps the orphans a bot leaves. The
+bot's code is copied in with `put_archive` (never bind-mounted, so a worker that
+itself runs in a container works) into an anonymous volume at /bot: a read-only
+root refuses `put_archive` anywhere else, and the files are root's and mode 0444,
+so the bot cannot change them. Teardown removes the container by id (`force`,
+which kills its whole PID namespace) with its volume; the labels let
+`cleanup_orphans` find containers a crashed worker left behind.
 """
 
 from __future__ import annotations
 
 import contextlib
 import os
+import random
 import select
 import socket
 import struct
@@ -24,7 +27,7 @@ from typing import Any
 import docker
 import docker.errors
 import requests
-from docker.types import Mount, Ulimit
+from docker.types import LogConfig, Mount, Ulimit
 
 from sandbox.bootstrap import EXIT_MEMORY, python_argv
 from sandbox.errors import InfrastructureError
@@ -44,6 +47,11 @@ BOT_DIR = "/bot"
 ENGINE_DIR = "/opt/onecard"
 # Inside the container, on its private tmpfs (not the host's /tmp).
 SANDBOX_TMP = "/tmp"  # noqa: S108
+# Each container's bot runs under a uid of its own from this range: no other
+# process on the host, and no other bot, shares its per-user kernel limits
+# (processes, inotify instances, pipe buffers, keys) or its files. Above 2^31 - 2^24
+# it is far from any range a host hands out to people or to user namespaces.
+BOT_UIDS = range(2**31 - 2**24, 2**31 - 1)
 _CHUNK = 65536
 _FRAME_HEADER = struct.Struct(">BxxxL")
 _STDOUT = 1
@@ -99,7 +107,16 @@ def host_config(api: Any, limits: Limits, runtime: str | None) -> Any:
         mounts=[Mount(BOT_DIR, None, type="volume")],
         runtime=runtime,
         ipc_mode="private",
+        # Every byte a bot prints would otherwise also go to a file under Docker's
+        # data directory, for the whole match.
+        log_config=LogConfig(type=LogConfig.types.NONE),
+        init=True,
     )
+
+
+def bot_uid() -> int:
+    """A uid for one container's bot (`BOT_UIDS`)."""
+    return random.SystemRandom().choice(BOT_UIDS)
 
 
 class _Multiplexed:
@@ -214,11 +231,12 @@ class ContainerProcess(BotProcess):
         self._stream: _Multiplexed | None = None
         self.container_id = ""
         argv = python_argv("python3", f"{BOT_DIR}/{program.entry_name}", ENGINE_DIR)
+        uid = bot_uid()
         try:
             created = self.api.create_container(
                 image,
                 command=argv,
-                user="65534:65534",
+                user=f"{uid}:{uid}",
                 working_dir=SANDBOX_TMP,
                 hostname="bot",
                 environment=[],

@@ -19,10 +19,20 @@ MAX_LINE_CHARS = 2000
 SYNC_BYTES = 1 << 20
 
 
+# Control characters other than tab, removed from every kept line: C0 (NUL cannot
+# be stored in PostgreSQL text or jsonb; ESC would drive the terminal of whoever
+# reads the log there; CR would hide what came before it on a line), DEL and C1.
+_CONTROLS = dict.fromkeys([c for c in range(0x20) if c != ord("\t")] + [0x7F, *range(0x80, 0xA0)])
+
+
 def _clean(raw: bytes) -> str:
-    # NUL cannot be stored in PostgreSQL text or jsonb; decoding with "replace"
-    # already turns invalid UTF-8 into U+FFFD.
-    text = raw.decode("utf-8", errors="replace").replace("\x00", "\ufffd")
+    r"""A line as kept: valid UTF-8 (invalid bytes become U+FFFD), no control
+    characters but tab, at most MAX_LINE_CHARS.
+
+    >>> _clean(b"\x1b[31mred\x07\r \xff\x00ok\tdone")
+    '[31mred \ufffdok\tdone'
+    """
+    text = raw.decode("utf-8", errors="replace").translate(_CONTROLS)
     if len(text) > MAX_LINE_CHARS:
         text = text[:MAX_LINE_CHARS] + " [cut]"
     return text

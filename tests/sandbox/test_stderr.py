@@ -73,3 +73,13 @@ def test_sync_waits_for_bytes_the_drain_thread_holds() -> None:
         os.close(write_end)
         drain.stop()
         os.close(read_end)
+
+
+def test_control_characters_are_stripped_from_kept_lines() -> None:
+    """A log line shown to the bot's owner cannot move a cursor, clear a screen, ring a
+    bell or hide its start behind a carriage return; a tab stays."""
+    tail = StderrTail(budget=1000)
+    tail.feed(b"\x1b[2J\x1b]0;title\x07secret\rshown\tcolumn \xc2\x9b31m\x7fend\n")
+    (line,) = tail.take()
+    assert line == "[2J]0;titlesecretshown\tcolumn 31mend"
+    assert all(ch == "\t" or ch.isprintable() for ch in line)

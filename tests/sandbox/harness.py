@@ -12,7 +12,7 @@ import pytest
 
 import sandbox
 from sandbox.backends.bwrap import bwrap_path
-from sandbox.backends.cgroups import LEAF_PREFIX, parent_dirs
+from sandbox.backends.cgroups import CGROUP_ROOT, LEAF_PREFIX, parent_dirs
 from sandbox.backends.docker import docker_available, docker_client
 from sandbox.labels import BOT_LABEL, OWNER_PID_LABEL
 
@@ -155,6 +155,50 @@ def describe_process(pid: int) -> str:
         return f"{pid}: (gone)"
     text = " ".join(cmdline.decode(errors="replace").replace("\0", " ").split())
     return f"{pid}: {text if len(text) <= 200 else text[:60] + ' ... ' + text[-100:]}"
+
+
+def bot_pid(bot: Any) -> int:
+    """The host pid of a running bot: its container's first process, or the local
+    process tree's root."""
+    container = getattr(bot, "container_id", None)
+    if container is not None:
+        return int(docker_client().inspect_container(container)["State"]["Pid"])
+    return int(bot.pid)
+
+
+def _quota_in(group: Path) -> float | None:
+    """The CPU quota (in cores) set on one cgroup directory, None if unlimited."""
+    v2 = group / "cpu.max"
+    if v2.exists():
+        quota, period = v2.read_text().split()
+        return None if quota == "max" else int(quota) / int(period)
+    quota_us = group / "cpu.cfs_quota_us"
+    if quota_us.exists() and int(quota_us.read_text()) > 0:
+        return int(quota_us.read_text()) / int((group / "cpu.cfs_period_us").read_text())
+    return None
+
+
+def cpu_quota_of(pid: int) -> float | None:
+    """The tightest CPU quota (in cores) on the cgroup of `pid` and its ancestors, as
+    the host sees them; None when nothing limits its CPU time."""
+    quotas: list[float] = []
+    for line in Path(f"/proc/{pid}/cgroup").read_text().splitlines():
+        _, controllers, path = line.split(":", 2)
+        if controllers == "" and (CGROUP_ROOT / "cgroup.controllers").exists():
+            group = CGROUP_ROOT / path.lstrip("/")
+            top = CGROUP_ROOT
+        elif "cpu" in controllers.split(","):
+            top = CGROUP_ROOT / "cpu"
+            group = top / path.lstrip("/")
+        else:
+            continue
+        for directory in [group, *group.parents]:
+            quota = _quota_in(directory)
+            if quota is not None:
+                quotas.append(quota)
+            if directory == top:
+                break
+    return min(quotas) if quotas else None
 
 
 def assert_host_clean(marker: str | None = None) -> None:

@@ -31,6 +31,8 @@ from tests.sandbox.harness import (
     ISOLATING_BACKENDS,
     assert_host_clean,
     assert_opponent_played_on,
+    bot_pid,
+    cpu_quota_of,
     fault_of,
     host_leftovers,
     play,
@@ -338,3 +340,82 @@ def test_endless_output_never_stalls_the_engine(
     kept = sum(len(line) + 1 for entry in log["stderr"][seat] for line in entry["lines"])
     assert kept <= FAST.stderr_bytes_per_game
     assert_opponent_played_on(log)
+
+
+def test_nested_namespaces_and_privileged_calls_are_refused(backend: str) -> None:
+    """No user namespace inside the sandbox (so no capabilities, mounts or netfilter
+    there), and none of the calls a seccomp profile like Docker's denies."""
+    log = play(HOSTILE / "nested_namespaces.py", backend, limits=ROOMY).games[0]
+    assert report_of(log) == {"reached": []}
+    assert_opponent_played_on(log)
+
+
+def test_a_bot_gets_one_core_however_many_processes_spin(backend: str, tmp_path: Path) -> None:
+    """Eight children spin for two seconds. The bot's processes sit under a CPU quota
+    of one core, and the kernel counts them at most about that much CPU time (the
+    quota holds per 100 ms period; 1.25 leaves room for the periods at either end).
+    The time alone could not show a missing quota on a busy machine: the quota is
+    read from the host."""
+    program = sandbox.BotProgram("hostile", render("cpu_hog.py", tmp_path, children=8, spin_s=2))
+    with launcher_for(backend, image=None, runtime=None)(program, ROOMY) as bot:
+        reply = json.loads(bot.exchange(b'{"type": "start"}\n', time.monotonic() + 30))
+        quota = cpu_quota_of(bot_pid(bot))
+    report = json.loads(reply["debug"])
+    assert report["children"] == 8
+    assert quota is not None, "the bot's processes are under no CPU quota"
+    assert quota <= FAST.cpus
+    share = report["cpu_s"] / report["wall_s"]
+    assert share <= 1.25 * FAST.cpus, f"the bot's processes used {share:.2f} cores: {report}"
+
+
+def test_memory_is_limited_as_used_not_as_thread_stacks(backend: str, tmp_path: Path) -> None:
+    """20 threads and 128 MiB of data fit the 256 MiB a bot has: its threads' reserved
+    stacks (160 MiB of address space) are not memory used."""
+    bot = render("threads_and_memory.py", tmp_path, threads=20, mib=128)
+    log = play(bot, backend, limits=ROOMY).games[0]
+    assert report_of(log) == {"threads": 20, "allocated_mib": 128}
+    assert fault_of(log) is None
+    assert_opponent_played_on(log)
+
+
+def test_orphaned_processes_are_reaped(backend: str, tmp_path: Path) -> None:
+    """Three times the pids limit of orphans die one after another: each is reaped
+    by the sandbox's PID 1, so none holds a slot of the limit as a zombie."""
+    made = 3 * FAST.pids
+    log = play(render("zombies.py", tmp_path, children=made), backend, limits=ROOMY).games[0]
+    assert report_of(log) == {"made": made}
+    assert_opponent_played_on(log)
+
+
+def _output_targets(pid: int) -> set[str]:
+    """Where the stdout and stderr of `pid` and of every process under it lead."""
+    targets = set()
+    pending = [pid]
+    while pending:
+        current = pending.pop()
+        for fd in (1, 2):
+            with contextlib.suppress(OSError):
+                targets.add(os.readlink(f"/proc/{current}/fd/{fd}").split(":")[0])
+        with contextlib.suppress(OSError):
+            children = Path(f"/proc/{current}/task/{current}/children").read_text()
+            pending += [int(child) for child in children.split()]
+    return targets
+
+
+def test_a_bots_output_lands_in_no_file_on_the_host(backend: str, tmp_path: Path) -> None:
+    """16 MiB on stderr: the sandbox keeps its 64 KiB tail in memory, and nothing of it
+    is written to the host's disk (no container log file, no file behind a pipe)."""
+    from sandbox.backends.docker import docker_client
+
+    program = sandbox.BotProgram("hostile", render("log_flood.py", tmp_path, mib=16))
+    with launcher_for(backend, image=None, runtime=None)(program, ROOMY) as bot:
+        reply = json.loads(bot.exchange(b'{"type": "start"}\n', time.monotonic() + 30))
+        assert json.loads(reply["debug"])["written"] >= 16 << 20
+        if backend == "docker":
+            info = docker_client().inspect_container(getattr(bot, "container_id", ""))
+            log_path = Path(info.get("LogPath") or "/nonexistent")
+            logged = log_path.stat().st_size if log_path.is_file() else 0
+            assert logged < 1 << 20, f"the container's log on the host holds {logged} bytes"
+            assert info["HostConfig"]["LogConfig"]["Type"] == "none"
+        else:
+            assert _output_targets(getattr(bot, "pid", 0)) == {"pipe"}

@@ -5,9 +5,11 @@ import os
 from typing import Any
 
 from celery import Celery
-from celery.signals import task_postrun, task_prerun, worker_process_shutdown
+from celery.signals import task_postrun, task_prerun, worker_process_shutdown, worker_ready
+from django.conf import settings
 from django.db import close_old_connections
 
+import sandbox
 from arena.play.recorder import results_recorder
 
 os.environ.setdefault("DJANGO_SETTINGS_MODULE", "arena.settings.base")
@@ -38,3 +40,22 @@ def finish_result_writes(**_kwargs: Any) -> None:
     the result it still holds (arena.play.recorder)."""
     if not results_recorder().wait(timeout=60):
         logging.getLogger(__name__).error("a match result was still being written at exit")
+
+
+@worker_ready.connect
+def clean_up_after_dead_workers(**_kwargs: Any) -> None:
+    """Bot containers and cgroups of workers killed on this host go as soon as a worker
+    starts, not at the next periodic clean-up; and a worker whose sandbox cannot
+    isolate uploaded bots (no Docker image, no cgroups for bwrap) says so at the start."""
+    logger = logging.getLogger(__name__)
+    try:
+        removed = sandbox.cleanup_orphans()
+    except Exception:
+        logger.exception("could not remove what dead workers left")
+    else:
+        logger.info("removed %d bot containers and cgroups of dead workers", removed)
+    problem = sandbox.backend_problem(
+        settings.ARENA_SANDBOX_BACKEND, image=settings.ARENA_SANDBOX_IMAGE
+    )
+    if problem is not None:
+        logger.error("the sandbox cannot isolate uploaded bots here: %s", problem)

@@ -7,6 +7,7 @@ from django.test import Client
 from django.urls import reverse
 
 from arena.bots.models import Bot
+from arena.bots.services import DELETED_BOTS_OWNER
 from tests.arena.factories import ActiveBotVersionFactory, BotFactory, StaffFactory
 from tests.arena.web.games import played_match
 
@@ -78,3 +79,16 @@ def test_staff_may_delete_and_a_deleted_version_has_no_code_to_download(
     # Deleted, it is no longer anyone's to delete again.
     tombstone = f"deleted-bot-{alices.pk}"
     assert staff.get(reverse("web:bot-delete", args=[tombstone])).status_code == 404
+
+
+def test_nobody_can_sign_up_as_the_account_of_deleted_bots(client):
+    response = client.post(
+        reverse("web:signup"),
+        {
+            "username": DELETED_BOTS_OWNER,
+            "password1": "a-long-pass-42",
+            "password2": "a-long-pass-42",
+        },
+    )
+    assert response.status_code == 200
+    assert "username" in response.context["form"].errors

@@ -8,7 +8,6 @@ import json
 import re
 import subprocess
 import sys
-import time
 import tomllib
 import zipfile
 from pathlib import Path
@@ -145,7 +144,6 @@ def test_home_and_submit_pages_link_the_kit(client, alice_client):
 
 
 def test_the_kit_plays_a_match_in_a_fresh_venv(client, tmp_path):
-    started = time.monotonic()
     folder = unpack_kit(client.get(reverse("web:starter-kit")).content, tmp_path / "unzipped")
     environment = tmp_path / "venv"
     # A fresh venv from the interpreter behind the test's: no pip, nothing installed.
@@ -178,7 +176,6 @@ def test_the_kit_plays_a_match_in_a_fresh_venv(client, tmp_path):
     assert [row[:2] for row in rows[1:3]] == [["my_bot", "3"], ["heuristic", "3"]]
     assert [row[-1] for row in rows[1:3]] == ["-", "-"]  # no faults
     assert int(rows[1][2]) + int(rows[2][2]) == 3
-    assert time.monotonic() - started < 20  # else: mark it slow
 
 
 def test_the_kit_readme_shows_every_command():

@@ -9,6 +9,7 @@ from django.utils import timezone
 from arena.bots.models import BotVersion
 from arena.bots.services import (
     bot_version_activate,
+    bot_version_promotion_settle,
     bot_version_qualification_finish,
     bot_version_retire,
 )
@@ -22,13 +23,22 @@ def refreshed(version: BotVersion) -> BotVersion:
     return version
 
 
-def test_a_newer_version_that_qualifies_says_it_replaced_the_active_one():
+def test_a_newer_version_that_is_promoted_says_it_replaced_the_active_one():
     first = ActiveBotVersionFactory()
     second = BotVersionFactory(bot=first.bot, status=BotVersion.Status.QUALIFYING)
     bot_version_qualification_finish(version_id=second.pk, passed=True, reason="", report={})
+    assert refreshed(second).status == BotVersion.Status.TESTING  # against the active one
+    bot_version_promotion_settle(candidate_id=second.pk, promoted=True, reason="")
     assert refreshed(second).status == BotVersion.Status.ACTIVE
     assert refreshed(first).status == BotVersion.Status.RETIRED
     assert first.status_reason == "Replaced by v2"
+
+
+def test_a_first_version_that_qualifies_replaces_nothing():
+    first = BotVersionFactory(status=BotVersion.Status.QUALIFYING)
+    bot_version_qualification_finish(version_id=first.pk, passed=True, reason="", report={})
+    assert refreshed(first).status == BotVersion.Status.ACTIVE
+    assert first.status_reason == ""
 
 
 def test_activating_an_older_version_says_it_was_rolled_back(client):

@@ -1,0 +1,81 @@
+"""benchmarks/ranking.py: one tiny configuration from the committed outcome banks."""
+
+from __future__ import annotations
+
+import doctest
+import importlib.util
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "ranking.py"
+
+
+@pytest.fixture(scope="module")
+def ranking():
+    spec = importlib.util.spec_from_file_location("ranking_benchmark", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def test_docstring_examples_hold(ranking):
+    failures, tried = doctest.testmod(ranking)
+    assert tried > 0
+    assert failures == 0
+
+
+@pytest.mark.parametrize("population", ["spread", "close"])
+@pytest.mark.parametrize("seats", [2, 4])
+def test_each_bank_holds_every_table_of_its_population(ranking, population, seats):
+    bank = ranking.load_bank(population, seats)
+    assert bank.epsilons == ranking.POPULATIONS[population]
+    assert len(bank.tables) == len(list(ranking.itertools.combinations(range(8), seats)))
+    for games in bank.tables.values():
+        assert len(games) == bank.deals * seats
+        assert all(sorted(game)[0] == 1 and max(game) <= seats for game in games)
+
+
+def test_the_spread_populations_measured_order_is_the_epsilon_order(ranking):
+    bank = ranking.load_bank("spread", 2)
+    for model in ("bradley_terry", "plackett_luce"):
+        assert ranking.measure_truth(bank, model).order == list(range(8))
+
+
+@pytest.mark.parametrize("system", ["elo", "plackett_luce"])
+def test_a_short_ladder_finds_most_of_the_spread_order(ranking, system):
+    bank = ranking.load_bank("spread", 2)
+    truths = {m: ranking.measure_truth(bank, m) for m in ("bradley_terry", "plackett_luce")}
+    results = {}
+    ranking.simulate(
+        bank=bank,
+        truths=truths,
+        system=system,
+        policy="information",
+        runs=2,
+        budget=400,
+        results=results,
+    )
+    for config, runs in results.items():
+        assert runs.checkpoints == [50, 100, 150, 200, 300, 400]
+        assert all(len(runs.by_checkpoint[c]) == 2 for c in runs.checkpoints)
+        assert 0.5 < runs.mean_tau(400) <= 1.0
+        assert 0.0 <= runs.top1(400) <= 1.0
+        assert 0.0 <= runs.coverage(400) <= 1.0
+        if config.variant != "elo-narrow":
+            assert runs.coverage(400) >= 0.5  # the displayed intervals hold most bots
+
+
+def test_the_epsilon_bot_plays_like_the_heuristic_at_zero(ranking):
+    import engine
+    from bots_examples import builtin_bots
+
+    heuristic = builtin_bots()["heuristic"]
+    alone = engine.play_game([heuristic(1), heuristic(2)], seed=3)["result"]
+    mixed = engine.play_game(
+        [ranking.EpsilonBot(0.0, seed=1), ranking.EpsilonBot(0.0, seed=2)], seed=3
+    )["result"]
+    assert alone == mixed

@@ -197,7 +197,7 @@ def test_the_random_bot_plays_a_deal_the_same_way_every_time():
 def win_rate(hero: str, rival: str, games: int) -> float:
     # The function `benchmarks/engine_speed.py --bots 1000` reports the win rates with, so
     # the test and the benchmark measure the same thing.
-    from benchmarks.engine import win_rate as measured
+    from benchmarks.engine_speed import win_rate as measured
 
     return measured(hero, rival, games)[0]
 

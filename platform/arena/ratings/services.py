@@ -12,6 +12,7 @@ from django.db import transaction
 from arena.core import statements
 from arena.matches.models import Game
 
+from . import sql
 from .ledger import Standing, game_outcome, initial_standing
 from .locks import ratings_lock
 from .models import Rating, RatingChange
@@ -118,14 +119,11 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
         rows = ratings_lock(
             competition_id=match.competition_id, bot_ids=[bot_id for _, bot_id, _ in seats]
         )
-        # Checked under the locks: a concurrent apply of the same games has committed
-        # its changes by the time we hold the rows.
-        rated = set(
-            RatingChange.objects.filter(game_id__in=[game.pk for game in games]).values_list(
-                "game_id", flat=True
-            )
-        )
-        system = match.competition.rating_system
+        # Both read under the locks: a concurrent apply of the same games has
+        # committed its changes by the time we hold the rows, and a switch of the
+        # competition's system (ratings_switch_system) holds them too.
+        rated = sql.games_rated(game_ids=[game.pk for game in games])
+        system = sql.competition_rating_system(competition_id=match.competition_id)
         standings = {
             bot_id: standing_from_rating(row, system=system) for bot_id, row in rows.items()
         }

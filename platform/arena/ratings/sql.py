@@ -1,13 +1,15 @@
-"""The hand-written statement of the ratings app: the locking read of a match's
-ratings, run for every rated match a worker records (see arena.core.statements
-for why it is written out)."""
+"""The hand-written statements of the ratings app, run for every rated match a
+worker records (see arena.core.statements for why they are written out): the
+locking read of a match's ratings, the check for games already rated, and the
+competition's rating system."""
 
 from __future__ import annotations
 
 from arena.core.statements import columns, fetch_all, lock_clause, models_from_rows, placeholders
 from arena.core.statements import table as table_of
+from arena.matches.models import Competition
 
-from .models import Rating
+from .models import Rating, RatingChange
 
 
 def ratings_select_all_or_none_for_update(
@@ -25,3 +27,24 @@ def ratings_select_all_or_none_for_update(
         [competition_id, *bot_ids, competition_id, *bot_ids, len(bot_ids)],
     )
     return models_from_rows(Rating, rows)
+
+
+def games_rated(*, game_ids: list[int]) -> set[int]:
+    """Which of these games already have their rating changes."""
+    if not game_ids:
+        return set()
+    rows = fetch_all(
+        f'SELECT DISTINCT "game_id" FROM {table_of(RatingChange)}'  # noqa: S608  (names are ours, the values are parameters)
+        f' WHERE "game_id" IN ({placeholders(len(game_ids))})',
+        game_ids,
+    )
+    return {game_id for (game_id,) in rows}
+
+
+def competition_rating_system(*, competition_id: int) -> str:
+    """The rating system a competition rates its games with."""
+    rows = fetch_all(
+        f'SELECT "rating_system" FROM {table_of(Competition)} WHERE "id" = %s',  # noqa: S608  (names are ours, the values are parameters)
+        [competition_id],
+    )
+    return str(rows[0][0])

@@ -9,7 +9,7 @@ set -euo pipefail
 missing=()
 command -v bwrap >/dev/null 2>&1 || missing+=(bubblewrap)
 [ -x /usr/bin/python3 ] || missing+=(python3)
-ldconfig -p | grep -q 'libseccomp\.so\.2 ' || missing+=(libseccomp2)
+ldconfig -p 2>/dev/null | grep 'libseccomp\.so\.2 ' >/dev/null || missing+=(libseccomp2)
 if [ ${#missing[@]} -gt 0 ]; then
     apt-get update -qq
     DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends "${missing[@]}"

@@ -163,6 +163,16 @@ def match_fail(*, match: Match, reason: str) -> None:
         promotion_match_failed(match=match)
 
 
+def match_fail_claimed(*, claim: Claim, reason: str) -> bool:
+    """Fail a match this worker holds, blaming no bot; False if it no longer holds it."""
+    with transaction.atomic():
+        match = _locked(claim.match.pk)
+        if match is None or match.state != Match.State.RUNNING or match.worker != claim.token:
+            return False
+        match_fail(match=match, reason=reason)
+    return True
+
+
 def _requeue(match: Match, *, message: str, now: datetime) -> None:
     """Expects the match row locked: back to the queue, its message sent on commit."""
     match.state = Match.State.QUEUED

@@ -12,7 +12,15 @@ from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError
 from arena.bots.models import Bot, BotVersion
 from sandbox.errors import InfrastructureError
 
-from .leases import Claim, SeatToPlay, lease_heartbeat, match_claim, match_release, worker_token
+from .leases import (
+    Claim,
+    SeatToPlay,
+    lease_heartbeat,
+    match_claim,
+    match_fail_claimed,
+    match_release,
+    worker_token,
+)
 from .recorder import ResultRecorder
 from .results import match_record_result
 from .sandboxing import Entrant, run_sandboxed_match
@@ -38,6 +46,10 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
     claim = match_claim(match_id=match_id, token=worker_token())
     if claim is None:
         return Outcome.NOTHING_TO_DO
+    deleted = [seat.bot_name for seat in claim.seats if not seat.code]
+    if deleted:  # its owner deleted the bot, and its code, after the match was queued
+        reason = f"Not played: {', '.join(deleted)} was deleted by its owner."
+        return Outcome.FAILED if match_fail_claimed(claim=claim, reason=reason) else Outcome.LOST
     try:
         with lease_heartbeat(claim=claim, every_seconds=settings.ARENA_MATCH_LEASE_SECONDS / 4):
             result = run_sandboxed_match(

@@ -84,7 +84,9 @@ def leaderboard_queryset(
         raise LeaderboardOrderingError(
             f"unknown ordering {ordering!r}; one of {', '.join(LEADERBOARD_ORDERINGS)}"
         )
-    ratings = Rating.objects.filter(competition=competition).only(
+    # A deleted bot's rating stays (recompute_ratings replays its games) but it
+    # no longer stands on the ladder.
+    ratings = Rating.objects.filter(competition=competition, bot__deleted_at__isnull=True).only(
         "pk", "bot_id", "competition_id", "elo", "games", "wins", "last_played_at"
     )
     if ordering in ("win_rate", "-win_rate"):
@@ -108,12 +110,14 @@ def competition_ranks(*, competition: Competition, elos: list[float]) -> dict[fl
     if not elos:
         return {}
     table = connection.ops.quote_name(Rating._meta.db_table)
+    bots = connection.ops.quote_name(Bot._meta.db_table)
     distinct = sorted(set(elos))
     placeholders = ", ".join(["%s"] * len(distinct))
     sql = f"""
         SELECT elo, place FROM (
-            SELECT elo, RANK() OVER (ORDER BY elo DESC) AS place
-            FROM {table} WHERE competition_id = %s AND elo >= %s
+            SELECT r.elo, RANK() OVER (ORDER BY r.elo DESC) AS place
+            FROM {table} r JOIN {bots} b ON b.id = r.bot_id
+            WHERE r.competition_id = %s AND r.elo >= %s AND b.deleted_at IS NULL
         ) ranked
         WHERE elo IN ({placeholders})
     """  # noqa: S608  (the table name is ours, the values are parameters)
@@ -166,9 +170,9 @@ def rating_interval(*, rating: Rating, competition: Competition) -> Any:
 def competition_intervals(*, competition: Competition) -> dict[int, Any]:
     """Every rated bot's 95% interval in the competition, by bot id: one narrow
     query (bands are relative to the whole ladder)."""
-    rows = Rating.objects.filter(competition=competition, games__gt=0).only(
-        "bot_id", "elo", "games", "score_sum", "mu", "sigma"
-    )
+    rows = Rating.objects.filter(
+        competition=competition, games__gt=0, bot__deleted_at__isnull=True
+    ).only("bot_id", "elo", "games", "score_sum", "mu", "sigma")
     return {
         rating.bot_id: rating_interval(rating=rating, competition=competition)
         for rating in rows.iterator(chunk_size=5000)

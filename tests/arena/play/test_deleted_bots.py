@@ -15,19 +15,19 @@ from tests.arena.factories import match_with_seats
 pytestmark = pytest.mark.django_db
 
 
-def test_a_queued_match_of_a_deleted_bot_fails_without_blaming_anyone(
-    settings, django_capture_on_commit_callbacks
+def test_a_queued_match_of_a_deleted_bot_fails_at_once_without_blaming_anyone(
+    django_capture_on_commit_callbacks,
 ):
-    settings.ARENA_MATCH_MAX_ATTEMPTS = 2
     match = match_with_seats()
     gone, stays = (seat.bot for seat in match.seats.order_by("index"))
     with django_capture_on_commit_callbacks(execute=True):
         bot_delete(user=gone.owner, bot=gone)
-    outcomes = [match_run(match_id=match.pk) for _ in range(settings.ARENA_MATCH_MAX_ATTEMPTS)]
-    assert outcomes == [Outcome.RETRY, Outcome.FAILED]
+    assert match_run(match_id=match.pk) is Outcome.FAILED
     match.refresh_from_db()
     assert match.state == Match.State.FAILED
-    assert "no file associated" in match.error  # the stored code is gone
+    assert match.attempts == 1
+    gone.refresh_from_db()  # its tombstone's neutral name
+    assert f"Not played: {gone.name} was deleted by its owner." in match.error
     assert not match.games.exists()
     assert not Rating.objects.exists()
     survivor = BotVersion.objects.get(bot=stays)

@@ -4,6 +4,8 @@ from __future__ import annotations
 
 from django.db import connection
 
+from sandbox import backend_problem
+
 
 def database_is_up() -> bool:
     try:
@@ -12,3 +14,8 @@ def database_is_up() -> bool:
             return cursor.fetchone() == (1,)
     except Exception:
         return False
+
+
+def sandbox_problem(*, backend: str, image: str) -> str | None:
+    """Why uploaded bots could not run in this process's sandbox, or None."""
+    return backend_problem(backend, image=image)

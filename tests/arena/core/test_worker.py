@@ -34,4 +34,13 @@ def test_a_worker_keeps_its_database_session_between_tasks(transactional_db):
 def test_healthz_reports_database(client, db):
     response = client.get("/healthz/")
     assert response.status_code == 200
-    assert response.json() == {"database": "ok"}
+    assert response.json()["database"] == "ok"
+
+
+def test_healthz_says_when_uploaded_bots_cannot_run(client, db, settings):
+    # The tests' subprocess backend isolates nothing: uploaded bots would be refused.
+    settings.ARENA_SANDBOX_BACKEND = "subprocess"
+    response = client.get("/healthz/")
+    assert response.status_code == 200  # the site itself is up
+    assert response.json()["sandbox"] == "the subprocess backend does not isolate bots"
+    assert client.get("/healthz/?sandbox=required").status_code == 503

@@ -537,8 +537,8 @@ def launch_costs(starts: int) -> str:
     django.setup()
     import arena.play.tasks  # noqa: F401  (a worker's modules, for its size)
     from sandbox.backends.cgroups import BotCgroup
-    from sandbox.errors import InfrastructureError
     from sandbox.backends.launcher import launcher_argv, wait_started
+    from sandbox.errors import InfrastructureError
 
     limits = Limits()
     run_as = 65534 if os.geteuid() == 0 else None
@@ -547,7 +547,7 @@ def launch_costs(starts: int) -> str:
         try:
             cgroup = BotCgroup.create(memory_bytes=limits.memory_bytes, pids=limits.pids)
         except InfrastructureError as error:
-            raise SystemExit(f"--launch needs a writable cgroup hierarchy (run as root): {error}")
+            raise SystemExit(f"--launch needs a writable cgroup hierarchy: {error}") from None
         pipes: dict[str, Any] = {"stdin": subprocess.PIPE, "stdout": subprocess.PIPE}
         cpu = resource.getrusage(resource.RUSAGE_SELF)
         began = time.perf_counter()

@@ -8,6 +8,7 @@ api_v1 = [
     path("", include("arena.accounts.api.urls")),
     path("", include("arena.bots.api.urls")),
     path("", include("arena.matches.api.urls")),
+    path("", include("arena.notifications.api.urls")),
     path("", include("arena.ratings.api.urls")),
     path("", include("arena.replays.api.urls")),
     path("", include("arena.tournaments.api.urls")),

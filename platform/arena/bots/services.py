@@ -20,9 +20,12 @@ from django.core.files.base import ContentFile
 from django.core.files.uploadedfile import UploadedFile
 from django.db import IntegrityError, transaction
 from django.db.models import F, Max, Q
+from django.urls import reverse
 from django.utils import timezone
 
 from arena.core.queueing import task_queue_on_commit
+from arena.notifications.models import Kind as NotificationKind
+from arena.notifications.services import notification_send
 
 from . import sql
 from .models import Bot, BotVersion
@@ -354,6 +357,15 @@ def bot_version_qualification_finish(
             version.status = BotVersion.Status.FAILED
             version.status_reason = reason
             version.save(update_fields=["qualification", "status", "status_reason"])
+        notification_send(
+            user_ids=[version.bot.owner_id],
+            kind=NotificationKind.VERSION_QUALIFIED if passed else NotificationKind.VERSION_FAILED,
+            title=f"{version.bot.name} v{version.number} "
+            + ("qualified" if passed else "failed qualification"),
+            body=version.status_reason or f"Now: {version.get_status_display()}.",
+            url=reverse("web:version-detail", args=[version.pk]),
+            payload={"version_id": version.pk, "bot": version.bot.name, "status": version.status},
+        )
     return version
 
 
@@ -485,4 +497,13 @@ def bot_versions_faults_record(*, faults_by_version: dict[int, list[str]]) -> li
                 ),
             )
             removed.append(pk)
+    for version in BotVersion.objects.filter(pk__in=removed).select_related("bot"):
+        notification_send(
+            user_ids=[version.bot.owner_id],
+            kind=NotificationKind.VERSION_OFF_LADDER,
+            title=f"{version.bot.name} v{version.number} was taken off the ladder",
+            body=version.status_reason,
+            url=reverse("web:version-detail", args=[version.pk]),
+            payload={"version_id": version.pk, "bot": version.bot.name, "status": version.status},
+        )
     return removed

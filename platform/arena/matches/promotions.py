@@ -15,10 +15,13 @@ from __future__ import annotations
 import logging
 
 from django.db import transaction
+from django.urls import reverse
 from django.utils import timezone
 
 from arena.bots.models import BotVersion
 from arena.bots.services import bot_version_promotion_settle
+from arena.notifications.models import Kind as NotificationKind
+from arena.notifications.services import notification_send
 
 from . import sprt
 from .models import Competition, Game, Match, Promotion
@@ -156,6 +159,14 @@ def _finish(promotion: Promotion, state: str, reason: str) -> None:
     promotion.finished_at = timezone.now()
     promotion.save(update_fields=["pentanomial", "llr", "state", "reason", "finished_at"])
     logger.info("promotion of version %s: %s", promotion.candidate_id, state)
+    notification_send(
+        user_ids=[promotion.candidate.bot.owner_id],
+        kind=NotificationKind.PROMOTION_DECIDED,
+        title=f"Promotion test of {promotion.candidate}: {promotion.get_state_display().lower()}",
+        body=promotion.reason,
+        url=reverse("web:version-detail", args=[promotion.candidate_id]),
+        payload={"version_id": promotion.candidate_id, "state": state},
+    )
 
 
 def promotion_match_failed(*, match: Match) -> None:

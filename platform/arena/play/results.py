@@ -18,13 +18,17 @@ from typing import Any
 
 from django.conf import settings
 from django.db import DatabaseError, transaction
+from django.urls import reverse
 from django.utils import timezone
 
+from arena.bots.models import Bot
 from arena.bots.services import bot_versions_faults_record
 from arena.core import statements
 from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Game, Match, MatchSeat
 from arena.matches.promotions import promotion_record_match
+from arena.notifications.models import Kind as NotificationKind
+from arena.notifications.services import notification_send
 from arena.ratings.services import SeatOfMatch, ratings_apply_match_games
 from arena.tournaments.services import tournament_match_finished
 
@@ -147,6 +151,21 @@ def _result_write(
             tournament_match_finished(match=match)
         if match.kind == Match.Kind.PROMOTION:
             promotion_record_match(match=match, games=played.games)
+        if match.kind == Match.Kind.CHALLENGE:
+            notification_send(
+                user_ids=[
+                    match.created_by_id,
+                    *Bot.objects.filter(pk__in=[seat.bot_id for seat in claim.seats]).values_list(
+                        "owner_id", flat=True
+                    ),
+                ],
+                kind=NotificationKind.CHALLENGE_PLAYED,
+                title="Challenge played: " + " vs ".join(seat.bot_name for seat in claim.seats),
+                body=", ".join(f"{total.seat.bot_name} won {total.wins}" for total in played.totals)
+                + f" of {len(played.games)} games.",
+                url=reverse("web:match-detail", args=[match.pk]),
+                payload={"match_id": match.pk, "wins": [total.wins for total in played.totals]},
+            )
     return match
 
 

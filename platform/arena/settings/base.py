@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from django.core.exceptions import ImproperlyConfigured
+from kombu import Exchange, Queue
+
 from .env import (
     REPO_ROOT,
     VAR_DIR,
@@ -37,6 +40,7 @@ INSTALLED_APPS = [
     "drf_spectacular",
     "drf_spectacular_sidecar",
     "arena.core",
+    "arena.notifications",
     "arena.accounts",
     "arena.bots",
     "arena.matches",
@@ -159,6 +163,21 @@ CELERY_RESULT_EXPIRES = 3600
 CELERY_TASK_IGNORE_RESULT = True
 CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
+# Notifications (emails, webhook calls) have their own queue: a slow or dead
+# receiver waits on it, never in front of a match. A worker started without -Q
+# consumes every declared queue (`make run`, compose); a deployment may give the
+# notifications queue its own worker (`celery worker -Q notifications`).
+ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications")
+
+
+def celery_queues(*names: str) -> list[Queue]:
+    """Direct queues, each with its own exchange and routing key (a shared default
+    routing key would copy every message into every queue)."""
+    return [Queue(name, Exchange(name), routing_key=name) for name in dict.fromkeys(names)]
+
+
+CELERY_TASK_QUEUES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, ARENA_NOTIFICATIONS_QUEUE)
+CELERY_TASK_ROUTES = {"arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE}}
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -223,12 +242,51 @@ ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)
 # Matchmaking keeps at most (workers x per-worker) ladder matches queued or running.
 ARENA_WORKER_COUNT = env_int("ARENA_WORKER_COUNT", 2, minimum=1)
 ARENA_LADDER_BACKLOG_PER_WORKER = env_int("ARENA_LADDER_BACKLOG_PER_WORKER", 2, minimum=1)
+# Rank bands are counted against every rating of a ladder, kept this long in the
+# cache (arena.ratings.selectors.competition_interval_bounds).
+ARENA_BAND_CACHE_SECONDS = env_int("ARENA_BAND_CACHE_SECONDS", 15, minimum=0)
 # How the ladder seats its tables (arena.play.pairing): "information" (the longest
 # waiting bot anchors, opponents by the chance the table corrects the order) or
 # "similar" (few games anchor, opponents of similar rating).
 ARENA_MATCHMAKING_POLICY = env_choice(
     "ARENA_MATCHMAKING_POLICY", "information", ("information", "similar")
 )
+
+# --- Email and notifications --------------------------------------------------------
+# Mail goes through SMTP when EMAIL_HOST is set, else to the console (the worker's
+# output under `make run`). EMAIL_BACKEND names another backend outright.
+EMAIL_HOST = env_str("EMAIL_HOST", "")
+EMAIL_PORT = env_int("EMAIL_PORT", 587, minimum=1)
+EMAIL_HOST_USER = env_str("EMAIL_HOST_USER", "")
+EMAIL_HOST_PASSWORD = env_str("EMAIL_HOST_PASSWORD", "")
+EMAIL_USE_TLS = env_bool("EMAIL_USE_TLS", True)
+EMAIL_USE_SSL = env_bool("EMAIL_USE_SSL", False)
+if EMAIL_USE_TLS and EMAIL_USE_SSL:
+    raise ImproperlyConfigured("EMAIL_USE_TLS and EMAIL_USE_SSL cannot both be true")
+EMAIL_TIMEOUT = env_int("EMAIL_TIMEOUT", 10, minimum=1)
+EMAIL_BACKEND = env_str(
+    "EMAIL_BACKEND",
+    "django.core.mail.backends.smtp.EmailBackend"
+    if EMAIL_HOST
+    else "django.core.mail.backends.console.EmailBackend",
+)
+DEFAULT_FROM_EMAIL = env_str("DEFAULT_FROM_EMAIL", "OneCard Arena <arena@localhost>")
+# Where emails and webhook events link to: the site's public address.
+ARENA_SITE_URL = env_str("ARENA_SITE_URL", "http://127.0.0.1:8000").rstrip("/")
+if not ARENA_SITE_URL.startswith(("http://", "https://")):
+    raise ImproperlyConfigured(
+        f"ARENA_SITE_URL must start with http:// or https://, got {ARENA_SITE_URL!r}"
+    )
+# A delivery (an email, a webhook call) is tried this many times, waiting
+# ARENA_DELIVERY_RETRY_SECONDS after the first failure and twice as long after each
+# next one (30 s, 1, 2, 4, 8 min: about a quarter of an hour), then marked failed.
+ARENA_DELIVERY_MAX_ATTEMPTS = env_int("ARENA_DELIVERY_MAX_ATTEMPTS", 6, minimum=1)
+ARENA_DELIVERY_RETRY_SECONDS = env_int("ARENA_DELIVERY_RETRY_SECONDS", 30, minimum=1)
+ARENA_WEBHOOK_TIMEOUT_SECONDS = env_int("ARENA_WEBHOOK_TIMEOUT_SECONDS", 5, minimum=1)
+# Webhooks to loopback and private addresses would let users make the site call
+# machines inside its own network (SSRF). Allowed here for `make run` and tests,
+# whose receivers listen on 127.0.0.1; production refuses them unless this is set.
+ARENA_WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("ARENA_WEBHOOK_ALLOW_PRIVATE_ADDRESSES", True)
 
 # --- Cache ---------------------------------------------------------------------------
 # API throttles (uploads, logins) count in the cache, so every web process must share

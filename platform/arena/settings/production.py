@@ -26,3 +26,5 @@ SECURE_CONTENT_TYPE_NOSNIFF = True
 SESSION_COOKIE_SECURE = True
 CSRF_COOKIE_SECURE = True
 X_FRAME_OPTIONS = "DENY"
+# Webhooks may not target loopback or private addresses (SSRF; arena.notifications.webhooks).
+ARENA_WEBHOOK_ALLOW_PRIVATE_ADDRESSES = env_bool("ARENA_WEBHOOK_ALLOW_PRIVATE_ADDRESSES", False)

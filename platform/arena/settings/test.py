@@ -8,6 +8,9 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # Keep test traffic apart from a `make run` on the same machine: its own queue, and
 # its own folders for the embedded broker and results.
 CELERY_TASK_DEFAULT_QUEUE = "arena-test"
+ARENA_NOTIFICATIONS_QUEUE = "arena-test-notifications"
+CELERY_TASK_QUEUES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, ARENA_NOTIFICATIONS_QUEUE)  # noqa: F405
+CELERY_TASK_ROUTES = {"arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE}}
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405
     ensure_dirs(_test_broker, _test_broker.parent / "processed", _test_broker.parent / "results")  # noqa: F405
@@ -29,3 +32,5 @@ ARENA_SANDBOX_BACKEND = env_choice(  # noqa: F405
     "ARENA_SANDBOX_BACKEND", "subprocess", ("auto", "docker", "bwrap", "subprocess")
 )
 ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", True)  # noqa: F405
+# Tests read bands right after the games that move them.
+ARENA_BAND_CACHE_SECONDS = 0

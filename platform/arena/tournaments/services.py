@@ -15,6 +15,7 @@ from typing import Any
 from django.core.exceptions import ValidationError
 from django.db import transaction
 from django.db.models import Count, Q
+from django.urls import reverse
 from django.utils import timezone
 
 import engine
@@ -22,6 +23,8 @@ from arena.bots.models import Bot, BotVersion
 from arena.core.queueing import task_queue_on_commit
 from arena.matches.models import Match
 from arena.matches.services import MAX_GAMES_PER_MATCH, match_create
+from arena.notifications.models import Kind as NotificationKind
+from arena.notifications.services import notification_send
 
 from . import scheduling
 from .locks import tournament_lock
@@ -248,3 +251,14 @@ def tournament_settle(*, tournament: Tournament) -> None:
             )
     tournament.save(update_fields=["state", "finished_at", "error"])
     logger.info("tournament %s finished: %s", tournament.pk, tournament.state)
+    notification_send(
+        user_ids=[
+            tournament.created_by_id,
+            *tournament.entries.values_list("bot__owner_id", flat=True),
+        ],
+        kind=NotificationKind.TOURNAMENT_FINISHED,
+        title=f"Tournament {tournament.name}: {tournament.get_state_display().lower()}",
+        body=tournament.error,
+        url=reverse("web:tournament-detail", args=[tournament.pk]),
+        payload={"tournament_id": tournament.pk, "state": tournament.state},
+    )

@@ -2,7 +2,15 @@
 
 from django.urls import path
 
-from arena.web.views import accounts, bots, home, leaderboard, matches, tournaments
+from arena.web.views import (
+    accounts,
+    bots,
+    home,
+    leaderboard,
+    matches,
+    notifications,
+    tournaments,
+)
 
 app_name = "web"
 
@@ -17,6 +25,20 @@ urlpatterns = [
     path("accounts/password/", accounts.PasswordChangeView.as_view(), name="password-change"),
     path("accounts/profile/", accounts.profile, name="profile"),
     path("accounts/profile/token/", accounts.token_regenerate, name="token-regenerate"),
+    # Notifications: the list behind the bell, and the profile's settings forms.
+    path("notifications/", notifications.notification_list, name="notifications"),
+    path(
+        "notifications/read-all/",
+        notifications.notifications_read_all,
+        name="notifications-read-all",
+    ),
+    path(
+        "accounts/profile/notifications/",
+        notifications.notification_preferences_save,
+        name="notification-preferences",
+    ),
+    path("accounts/profile/webhook/", notifications.webhook_save, name="webhook-save"),
+    path("accounts/profile/webhook/remove/", notifications.webhook_remove, name="webhook-remove"),
     # Bots.
     path("my/bots/", bots.my_bots, name="my-bots"),
     path("my/bots/submit/", bots.bot_submit, name="bot-submit"),

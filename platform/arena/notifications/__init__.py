@@ -1,0 +1,1 @@
+"""Notifications: in-site (the bell), email and a signed webhook, per user and kind."""

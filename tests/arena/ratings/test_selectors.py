@@ -123,15 +123,3 @@ def test_head_to_head_at_a_four_seat_table():
     rows = {r.opponent_id: r for r in head_to_head(bot=versions[1].bot, competition=competition)}
     assert (rows[versions[0].bot_id].losses, rows[versions[2].bot_id].draws) == (1, 1)
     assert rows[versions[3].bot_id].wins == 1
-
-
-def test_a_deleted_bot_leaves_the_leaderboard_and_its_ranks_close_up(board):
-    from django.utils import timezone
-
-    competition, alpha, beta, _gamma = board
-    beta.bot.deleted_at = timezone.now()
-    beta.bot.save()
-    rows = leaderboard_list(competition=competition)
-    assert [(r.bot_name, r.rank) for r in rows] == [("alpha", 1), ("gamma", 2)]
-    assert rows[1].band_high <= 2  # the bands count only the bots still standing
-    assert Rating.objects.filter(bot=beta.bot).exists()  # kept for recompute_ratings

@@ -187,3 +187,17 @@ def test_a_ladder_match_tells_nobody(run_tasks):
         record_match(match, lambda bot_ids: [1, 2])
     assert Match.objects.get(pk=match.pk).state == Match.State.DONE
     assert not Notification.objects.exists()
+
+
+def test_inactive_accounts_and_missing_users_are_not_told(run_tasks, mailoutbox):
+    from arena.notifications.services import notification_send
+
+    active, inactive = UserFactory(), UserFactory(is_active=False)  # e.g. "(deleted)"
+    with run_tasks():
+        told = notification_send(
+            user_ids=[inactive.pk, None, active.pk, active.pk],
+            kind=Kind.TOURNAMENT_FINISHED,
+            title="Cup: done",
+        )
+    assert [row.user_id for row in told] == [active.pk]
+    assert [mail.to for mail in mailoutbox] == [[active.email]]

@@ -21,6 +21,7 @@ from typing import Any
 
 from django.conf import settings
 from django.contrib.auth import get_user_model
+from django.contrib.auth.hashers import UNUSABLE_PASSWORD_PREFIX
 from django.core.exceptions import ValidationError
 from django.core.mail import send_mail
 from django.db import transaction
@@ -50,12 +51,19 @@ def notification_send(
     """Tell each of these (active) users about an event: an in-site row each, written
     in the caller's transaction; emails and webhook calls are queued on its commit.
     `None` and repeated ids are skipped, so a caller can pass `match.created_by_id`
-    beside a bot's owner without checking. `url` is a path on this site."""
+    beside a bot's owner without checking. `url` is a path on this site.
+
+    Accounts nobody can log in as are skipped: nobody would read their bell (the
+    platform's own account, which owns the example bots; the deleted bots' owner)."""
     kind = Kind(kind)
     wanted = {pk for pk in user_ids if pk is not None}
     if not wanted:
         return []
-    users = get_user_model().objects.filter(pk__in=wanted, is_active=True)
+    users = (
+        get_user_model()
+        .objects.filter(pk__in=wanted, is_active=True)
+        .exclude(password__startswith=UNUSABLE_PASSWORD_PREFIX)
+    )
     rows = Notification.objects.bulk_create(
         Notification(
             user_id=user_id,

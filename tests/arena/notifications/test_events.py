@@ -189,13 +189,14 @@ def test_a_ladder_match_tells_nobody(run_tasks):
     assert not Notification.objects.exists()
 
 
-def test_inactive_accounts_and_missing_users_are_not_told(run_tasks, mailoutbox):
+def test_accounts_nobody_logs_in_as_and_missing_users_are_not_told(run_tasks, mailoutbox):
     from arena.notifications.services import notification_send
 
     active, inactive = UserFactory(), UserFactory(is_active=False)  # e.g. "(deleted)"
+    system = UserFactory(password=None)  # no usable password: the platform's own account
     with run_tasks():
         told = notification_send(
-            user_ids=[inactive.pk, None, active.pk, active.pk],
+            user_ids=[inactive.pk, None, active.pk, active.pk, system.pk],
             kind=Kind.TOURNAMENT_FINISHED,
             title="Cup: done",
         )

@@ -15,4 +15,7 @@ from django.db import transaction
 def task_queue_on_commit(name: str, *args: int) -> None:
     """Send the task `name` with `args` (ids) when the current transaction commits;
     at once outside a transaction. Nothing is sent for a transaction that rolls back."""
-    transaction.on_commit(lambda: current_app.send_task(name, args=args))
+    # ignore_result: the database holds every outcome. Without it, send_task (unlike
+    # a task's own delay) subscribes to the task's result on a Redis result backend,
+    # one subscription per match queued.
+    transaction.on_commit(lambda: current_app.send_task(name, args=args, ignore_result=True))

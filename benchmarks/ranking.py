@@ -40,10 +40,10 @@ import statistics
 import sys
 import tempfile
 import time
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -60,6 +60,8 @@ if __name__ == "__main__" or "DJANGO_SETTINGS_MODULE" not in os.environ:
 import django  # noqa: E402
 
 django.setup()
+
+from openskill.models import PlackettLuce  # noqa: E402
 
 import engine  # noqa: E402
 from arena.play.matchmaking import DEFAULT_ELO  # noqa: E402
@@ -544,7 +546,9 @@ class Snapshot:
 
     tau: float
     top1: bool
-    covered: dict[str, tuple[int, int]]  # interval kind -> (covered, bots)
+    covered: dict[str, tuple[int, int, float]]  # interval kind -> (covered, bots, half-width)
+    error: float  # root mean square of the point estimates' errors, aligned
+    scale: float  # the point estimates' standard deviation over the truth's
 
 
 def snapshot(ladder: Ladder, truth: Truth, interval_kinds: Sequence[str]) -> Snapshot:
@@ -561,17 +565,30 @@ def snapshot(ladder: Ladder, truth: Truth, interval_kinds: Sequence[str]) -> Sna
     shift = statistics.fmean(ladder.point(b) for b in rated) - statistics.fmean(
         truth.strength[b] for b in rated
     )
+    error = math.sqrt(
+        statistics.fmean((ladder.point(b) - truth.strength[b] - shift) ** 2 for b in rated)
+    )
+    scale = statistics.pstdev(ladder.point(b) for b in rated) / statistics.pstdev(
+        truth.strength[b] for b in rated
+    )
     covered = {}
     for kind in interval_kinds:
-        hits = 0
+        hits, widths = 0, 0.0
         for b in rated:
             interval = (
                 narrow_interval(ladder.standings[b]) if kind == "narrow" else ladder.interval(b)
             )
             assert interval is not None
             hits += interval.low <= truth.strength[b] + shift <= interval.high
-        covered[kind] = (hits, len(rated))
-    return Snapshot(tau=kendall_tau(shown, true), top1=top1, covered=covered)
+            widths += interval.half_width
+        covered[kind] = (hits, len(rated), widths / len(rated))
+    return Snapshot(
+        tau=kendall_tau(shown, true),
+        top1=top1,
+        covered=covered,
+        error=error,
+        scale=scale,
+    )
 
 
 # --- the experiment ----------------------------------------------------------------
@@ -597,17 +614,30 @@ class Config:
         return f"{self.population}-{self.seats}seat-{self.variant}-{self.policy}"
 
 
+class Row(NamedTuple):
+    tau: float
+    top1: bool
+    covered: int
+    bots: int
+    error: float
+    scale: float
+    half_width: float
+
+
 @dataclass
 class Runs:
     """Every run of one configuration: its snapshots by checkpoint, run by run."""
 
-    by_checkpoint: dict[int, list[tuple[float, bool, int, int]]] = field(default_factory=dict)
+    by_checkpoint: dict[int, list[Row]] = field(default_factory=dict)
 
-    def add(self, checkpoint: int, tau: float, top1: bool, covered: tuple[int, int]) -> None:
-        self.by_checkpoint.setdefault(checkpoint, []).append((tau, top1, *covered))
+    def add(self, checkpoint: int, shot: Snapshot, kind: str) -> None:
+        covered, bots, half_width = shot.covered[kind]
+        self.by_checkpoint.setdefault(checkpoint, []).append(
+            Row(shot.tau, shot.top1, covered, bots, shot.error, shot.scale, half_width)
+        )
 
     def taus(self, checkpoint: int) -> list[float]:
-        return [row[0] for row in self.by_checkpoint[checkpoint]]
+        return [row.tau for row in self.by_checkpoint[checkpoint]]
 
     def mean_tau(self, checkpoint: int) -> float:
         return statistics.fmean(self.taus(checkpoint))
@@ -622,19 +652,30 @@ class Runs:
         return deciles[0], deciles[-1]
 
     def top1(self, checkpoint: int) -> float:
-        return statistics.fmean(row[1] for row in self.by_checkpoint[checkpoint])
+        return statistics.fmean(row.top1 for row in self.by_checkpoint[checkpoint])
 
     def coverage(self, checkpoint: int) -> float:
         rows = self.by_checkpoint[checkpoint]
-        return sum(r[2] for r in rows) / sum(r[3] for r in rows)
+        return sum(r.covered for r in rows) / sum(r.bots for r in rows)
 
     def coverage_sd(self, checkpoint: int) -> float:
-        shares = [r[2] / r[3] for r in self.by_checkpoint[checkpoint]]
+        shares = [r.covered / r.bots for r in self.by_checkpoint[checkpoint]]
         return statistics.stdev(shares) if len(shares) > 1 else 0.0
 
     @property
     def checkpoints(self) -> list[int]:
         return sorted(self.by_checkpoint)
+
+    def error(self, checkpoint: int) -> float:
+        """The point estimates' RMS error, pooled over the runs."""
+        rows = self.by_checkpoint[checkpoint]
+        return math.sqrt(statistics.fmean(r.error**2 for r in rows))
+
+    def scale(self, checkpoint: int) -> float:
+        return statistics.fmean(r.scale for r in self.by_checkpoint[checkpoint])
+
+    def half_width(self, checkpoint: int) -> float:
+        return statistics.fmean(r.half_width for r in self.by_checkpoint[checkpoint])
 
     def games_to_tau90(self) -> int | None:
         """The first checkpoint at which the mean tau over the runs is >= 0.9."""
@@ -647,7 +688,7 @@ class Runs:
         runs = len(self.by_checkpoint[self.checkpoints[0]])
         for run in range(runs):
             first = next(
-                (c for c in self.checkpoints if self.by_checkpoint[c][run][0] >= 0.9), math.inf
+                (c for c in self.checkpoints if self.by_checkpoint[c][run].tau >= 0.9), math.inf
             )
             firsts.append(first)
         median = statistics.median(firsts)
@@ -675,14 +716,32 @@ def simulate(
     def observe(ladder: Ladder) -> None:
         shot = snapshot(ladder, truth, kinds)
         for variant, config in configs.items():
-            covered = shot.covered[INTERVAL_KIND[variant]]
-            results[config].add(ladder.games, shot.tau, shot.top1, covered)
+            results[config].add(ladder.games, shot, INTERVAL_KIND[variant])
 
     for run in range(runs):
         seed = hash_seed(bank.population, bank.seats, system, policy, run)
         ladder = Ladder(bank=bank, system=system, policy=policy, seed=seed)
         ladder.join(range(bank.bots))
         ladder.play(budget, observe)
+
+
+# What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/300.
+TAU_WHAT_IF = (25 / 1000, 0.0)
+
+
+@contextlib.contextmanager
+def plackett_luce_tau(tau: float) -> Iterator[None]:
+    """What-if: the platform's Plackett-Luce update with another drift `tau`. The
+    update is still the platform's code; only the openskill model it calls is
+    swapped, for the duration (the module reads it at every update)."""
+    saved = plackett_luce._MODEL
+    plackett_luce._MODEL = PlackettLuce(
+        mu=plackett_luce.MU, sigma=plackett_luce.SIGMA, beta=plackett_luce.BETA, tau=tau
+    )
+    try:
+        yield
+    finally:
+        plackett_luce._MODEL = saved
 
 
 def hash_seed(*parts: object) -> int:
@@ -827,6 +886,31 @@ def population_report(
         lambda r, c: _pm(r.coverage(c), r.coverage_sd(c), 2),
         checkpoints,
     )
+    lines += [""]
+    lines += metric_table(
+        "RMS error of the point estimates against the aligned truth (Elo-equivalents):",
+        ordered,
+        results,
+        lambda r, c: f"{r.error(c):.0f}",
+        checkpoints,
+    )
+    lines += [""]
+    lines += metric_table(
+        "Spread of the point estimates over the truth's (standard deviations; above 1: "
+        "they overshoot), mean over runs:",
+        ordered,
+        results,
+        lambda r, c: f"{r.scale(c):.2f}",
+        checkpoints,
+    )
+    lines += [""]
+    lines += metric_table(
+        "Mean half-width of the displayed 95% intervals (Elo-equivalents):",
+        every,
+        results,
+        lambda r, c: f"{r.half_width(c):.0f}",
+        checkpoints,
+    )
     lines += [
         "",
         "Games until τ ≥ 0.9: the first checkpoint at which the mean τ is ≥ 0.9, and the "
@@ -952,21 +1036,25 @@ def chart(results: dict[Config, Runs], path: Path, budget: int) -> None:
 # --- the command -------------------------------------------------------------------
 
 
+@dataclass
+class Measured:
+    banks: dict[tuple[str, int], Bank] = field(default_factory=dict)
+    truths: dict[tuple[str, int], dict[str, Truth]] = field(default_factory=dict)
+    results: dict[Config, Runs] = field(default_factory=dict)
+    drifts: dict[Config, Drift] = field(default_factory=dict)
+    # Plackett-Luce with the information policy under other drifts: by TAU.
+    what_if: dict[float, dict[Config, Runs]] = field(default_factory=dict)
+
+
 def run_all(
-    *, runs: int, budget: int, with_drift: bool, resamples: int, log: Callable[[str], None]
-) -> tuple[
-    dict[tuple[str, int], Bank],
-    dict[tuple[str, int], dict[str, Truth]],
-    dict[Config, Runs],
-    dict[Config, Drift],
-]:
-    banks, truths = {}, {}
-    results: dict[Config, Runs] = {}
-    drifts: dict[Config, Drift] = {}
+    *, runs: int, budget: int, full: bool, resamples: int, log: Callable[[str], None]
+) -> Measured:
+    """Every configuration; in full, also the drift and the what-if drifts."""
+    measured = Measured()
     for population in POPULATIONS:
         for seats in SEAT_COUNTS:
-            bank = banks[population, seats] = load_bank(population, seats)
-            truths[population, seats] = {
+            bank = measured.banks[population, seats] = load_bank(population, seats)
+            truths = measured.truths[population, seats] = {
                 model: measure_truth(bank, model, resamples=resamples)
                 for model in ("bradley_terry", "plackett_luce")
             }
@@ -975,26 +1063,62 @@ def run_all(
                     started = time.monotonic()
                     simulate(
                         bank=bank,
-                        truths=truths[population, seats],
+                        truths=truths,
                         system=system,
                         policy=policy,
                         runs=runs,
                         budget=budget,
-                        results=results,
+                        results=measured.results,
                     )
-                    if with_drift:
-                        drifts[Config(population, seats, system, policy)] = drift(
-                            bank=bank,
-                            truths=truths[population, seats],
-                            system=system,
-                            policy=policy,
-                            runs=runs,
+                    if full:
+                        measured.drifts[Config(population, seats, system, policy)] = drift(
+                            bank=bank, truths=truths, system=system, policy=policy, runs=runs
                         )
                     log(
                         f"{population} {seats} seats {system} {policy}: "
                         f"{time.monotonic() - started:.0f} s"
                     )
-    return banks, truths, results, drifts
+            for tau in TAU_WHAT_IF if full else ():
+                started = time.monotonic()
+                with plackett_luce_tau(tau):
+                    simulate(
+                        bank=bank,
+                        truths=truths,
+                        system="plackett_luce",
+                        policy="information",
+                        runs=runs,
+                        budget=budget,
+                        results=measured.what_if.setdefault(tau, {}),
+                    )
+                log(f"{population} {seats} seats tau {tau:g}: {time.monotonic() - started:.0f} s")
+    return measured
+
+
+def what_if_table(measured: Measured, budget: int) -> list[str]:
+    at = [c for c in (3000, budget) if c <= budget]
+    lines = [
+        "Plackett-Luce with the information policy under other drifts TAU (the platform's: "
+        f"{plackett_luce.TAU:.4f}), same runs; figures at {' and '.join(map(str, at))} games:",
+        "",
+        "| population | seats | TAU | mean τ | best first | coverage | RMS error "
+        "| mean τ ≥ 0.9 at | median run at |",
+        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ]
+    for population, seats in measured.banks:
+        key = Config(population, seats, "plackett_luce", "information")
+        rows = {plackett_luce.TAU: measured.results[key]}
+        rows.update((tau, by_config[key]) for tau, by_config in measured.what_if.items())
+        for tau, r in rows.items():
+            lines.append(
+                f"| {population} | {seats} | {tau:.4f} "
+                f"| {' / '.join(f'{r.mean_tau(c):.3f}' for c in at)} "
+                f"| {' / '.join(f'{r.top1(c):.2f}' for c in at)} "
+                f"| {' / '.join(f'{r.coverage(c):.2f}' for c in at)} "
+                f"| {' / '.join(f'{r.error(c):.0f}' for c in at)} "
+                f"| {_games(r.games_to_tau90(), budget)} "
+                f"| {_games(r.median_run_games_to_tau90(), budget)} |"
+            )
+    return lines
 
 
 def main(argv: Sequence[str] | None = None) -> None:
@@ -1007,7 +1131,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         action="store_true",
         help=f"fewer runs, {QUICK_BUDGET} games, one line per configuration",
     )
-    parser.add_argument("--runs", type=int, help="runs per configuration (20 full, 8 quick)")
+    parser.add_argument("--runs", type=int, help="runs per configuration (20 full, 10 quick)")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
     parser.add_argument("--chart", type=Path, help="write the tau chart (PNG) here")
     args = parser.parse_args(argv)
@@ -1015,14 +1139,10 @@ def main(argv: Sequence[str] | None = None) -> None:
         build_banks(processes=args.processes, deal_scale=args.bank_scale)
         return
     if args.quick:
-        _, _, results, _ = run_all(
-            runs=args.runs or 8,
-            budget=QUICK_BUDGET,
-            with_drift=False,
-            resamples=0,
-            log=lambda line: None,
+        measured = run_all(
+            runs=args.runs or 10, budget=QUICK_BUDGET, full=False, resamples=0, log=print_nothing
         )
-        for config, r in results.items():
+        for config, r in measured.results.items():
             print(
                 f"ranking: {config.name} tau={r.mean_tau(QUICK_BUDGET):.3f} "
                 f"top1={r.top1(QUICK_BUDGET):.2f} coverage={r.coverage(QUICK_BUDGET):.3f} "
@@ -1031,24 +1151,29 @@ def main(argv: Sequence[str] | None = None) -> None:
             )
         return
     started = time.monotonic()
-    banks, truths, results, drifts = run_all(
+    measured = run_all(
         runs=args.runs or 20,
         budget=FULL_BUDGET,
-        with_drift=True,
+        full=True,
         resamples=args.resamples,
         log=lambda line: print(f"<!-- {line} -->", file=sys.stderr, flush=True),
     )
     out = [f"Machine: {machine()}. Wall time {time.monotonic() - started:.0f} s.", ""]
     out += ["### The measured strengths", ""]
-    for key, bank in banks.items():
-        out += [*truth_table(bank, truths[key]), ""]
-    for population, seats in banks:
-        out += [*population_report(population, seats, results, FULL_BUDGET), ""]
-    out += [*drift_table(drifts), ""]
-    out += verdicts(results, drifts, FULL_BUDGET)
+    for key, bank in measured.banks.items():
+        out += [*truth_table(bank, measured.truths[key]), ""]
+    for population, seats in measured.banks:
+        out += [*population_report(population, seats, measured.results, FULL_BUDGET), ""]
+    out += [*drift_table(measured.drifts), ""]
+    out += [*what_if_table(measured, FULL_BUDGET), ""]
+    out += verdicts(measured.results, measured.drifts, FULL_BUDGET)
     print("\n".join(out))
     if args.chart:
-        chart(results, args.chart, FULL_BUDGET)
+        chart(measured.results, args.chart, FULL_BUDGET)
+
+
+def print_nothing(line: str) -> None:
+    pass
 
 
 if __name__ == "__main__":

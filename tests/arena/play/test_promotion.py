@@ -61,13 +61,19 @@ def test_a_qualified_version_tests_against_the_active_one_before_it_plays():
     ]
 
 
-def test_a_clearly_better_version_is_promoted():
-    incumbent, candidate, _ = _testing_pair()
+def _play_until_decided(candidate: BotVersion, *, candidate_wins: bool) -> Promotion:
+    """Play the test's matches until it decides (at most ten)."""
     for _ in range(10):
-        _play_next(candidate_wins=True)
+        _play_next(candidate_wins=candidate_wins)
         promotion = Promotion.objects.get(candidate=candidate)
         if promotion.state != Promotion.State.RUNNING:
             break
+    return promotion
+
+
+def test_a_clearly_better_version_is_promoted():
+    incumbent, candidate, _ = _testing_pair()
+    promotion = _play_until_decided(candidate, candidate_wins=True)
     assert promotion.state == Promotion.State.PROMOTED
     candidate.refresh_from_db()
     incumbent.refresh_from_db()
@@ -83,11 +89,7 @@ def test_a_clearly_better_version_is_promoted():
 
 def test_a_worse_version_leaves_the_active_one_in_place():
     incumbent, candidate, _ = _testing_pair()
-    for _ in range(10):
-        _play_next(candidate_wins=False)
-        promotion = Promotion.objects.get(candidate=candidate)
-        if promotion.state != Promotion.State.RUNNING:
-            break
+    promotion = _play_until_decided(candidate, candidate_wins=False)
     assert promotion.state == Promotion.State.KEPT
     candidate.refresh_from_db()
     incumbent.refresh_from_db()

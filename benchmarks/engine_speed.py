@@ -23,6 +23,7 @@ ratio. Every sentence printed is computed from this run's figures.
 
 from __future__ import annotations
 
+import abc
 import argparse
 import math
 import os
@@ -78,18 +79,18 @@ class Play:
         return self.setup_seconds / self.games * 1e6
 
 
-class Engine:
+class Engine(abc.ABC):
     """One engine under the common loop."""
 
     name = ""
 
+    @abc.abstractmethod
     def play(self, players: int, seconds: float) -> Play:
         """Random games until ``seconds`` have passed."""
-        raise NotImplementedError
 
+    @abc.abstractmethod
     def pool(self, players: int) -> list[tuple[Any, int]]:
         """Mid-game states awaiting a decision, each with a legal action."""
-        raise NotImplementedError
 
 
 class Ours(Engine):

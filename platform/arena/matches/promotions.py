@@ -90,18 +90,22 @@ def pair_points(games: list[Game]) -> list[int]:
     return points
 
 
-def promotion_record_match(*, match: Match, games: list[Game]) -> Promotion | None:
-    """Add a recorded promotion match's pairs to its test and decide, or queue the
-    next match. Runs in the match result's transaction; locks the test's row."""
-    candidate_id = next(
-        (seat.bot_version_id for seat in match.seats.all() if seat.index == 0), None
-    )
-    promotion = (
+def _running_promotion_locked(match: Match) -> Promotion | None:
+    """The running test a promotion match belongs to (its candidate sits at index
+    0), its row locked; None when the test has ended."""
+    candidate_id = match.seats.filter(index=0).values_list("bot_version_id", flat=True).first()
+    return (
         Promotion.objects.select_for_update()
         .select_related("candidate", "incumbent", "competition")
         .filter(candidate_id=candidate_id, state=Promotion.State.RUNNING)
         .first()
     )
+
+
+def promotion_record_match(*, match: Match, games: list[Game]) -> Promotion | None:
+    """Add a recorded promotion match's pairs to its test and decide, or queue the
+    next match. Runs in the match result's transaction; locks the test's row."""
+    promotion = _running_promotion_locked(match)
     if promotion is None:
         return None
     counts = list(promotion.pentanomial)
@@ -173,11 +177,6 @@ def promotion_match_failed(*, match: Match) -> None:
     """A promotion match that could not be played (out of attempts, never the bots'
     fault) stops its test, saying why; both versions stay as they are, and the
     owner can activate the new one by hand. Runs in the transaction failing it."""
-    candidate_id = match.seats.filter(index=0).values_list("bot_version_id", flat=True).first()
-    promotion = (
-        Promotion.objects.select_for_update()
-        .filter(candidate_id=candidate_id, state=Promotion.State.RUNNING)
-        .first()
-    )
+    promotion = _running_promotion_locked(match)
     if promotion is not None:
         _finish(promotion, Promotion.State.STOPPED, f"Match {match.pk} could not be played.")

@@ -163,11 +163,19 @@ def match_fail(*, match: Match, reason: str) -> None:
         promotion_match_failed(match=match)
 
 
+def _locked_if_held(claim: Claim) -> Match | None:
+    """The claimed match, locked, if this worker still holds it. Needs a transaction."""
+    match = _locked(claim.match.pk)
+    if match is None or match.state != Match.State.RUNNING or match.worker != claim.token:
+        return None
+    return match
+
+
 def match_fail_claimed(*, claim: Claim, reason: str) -> bool:
     """Fail a match this worker holds, blaming no bot; False if it no longer holds it."""
     with transaction.atomic():
-        match = _locked(claim.match.pk)
-        if match is None or match.state != Match.State.RUNNING or match.worker != claim.token:
+        match = _locked_if_held(claim)
+        if match is None:
             return False
         match_fail(match=match, reason=reason)
     return True
@@ -190,8 +198,8 @@ def match_release(*, claim: Claim, error: str) -> str:
     attempts) or "lost" (this worker no longer held it).
     """
     with transaction.atomic():
-        match = _locked(claim.match.pk)
-        if match is None or match.state != Match.State.RUNNING or match.worker != claim.token:
+        match = _locked_if_held(claim)
+        if match is None:
             return "lost"
         message = f"Attempt {match.attempts} could not run: {error}"
         if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:

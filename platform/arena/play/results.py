@@ -152,21 +152,24 @@ def _result_write(
         if match.kind == Match.Kind.PROMOTION:
             promotion_record_match(match=match, games=played.games)
         if match.kind == Match.Kind.CHALLENGE:
-            notification_send(
-                user_ids=[
-                    match.created_by_id,
-                    *Bot.objects.filter(pk__in=[seat.bot_id for seat in claim.seats]).values_list(
-                        "owner_id", flat=True
-                    ),
-                ],
-                kind=NotificationKind.CHALLENGE_PLAYED,
-                title="Challenge played: " + " vs ".join(seat.bot_name for seat in claim.seats),
-                body=", ".join(f"{total.seat.bot_name} won {total.wins}" for total in played.totals)
-                + f" of {len(played.games)} games.",
-                url=reverse("web:match-detail", args=[match.pk]),
-                payload={"match_id": match.pk, "wins": [total.wins for total in played.totals]},
-            )
+            _challenge_played_notify(match=match, claim=claim, played=played)
     return match
+
+
+def _challenge_played_notify(*, match: Match, claim: Claim, played: _PlayedMatch) -> None:
+    """Tell the challenger and the owners of the seated bots how it went."""
+    owners = Bot.objects.filter(pk__in=[seat.bot_id for seat in claim.seats]).values_list(
+        "owner_id", flat=True
+    )
+    notification_send(
+        user_ids=[match.created_by_id, *owners],
+        kind=NotificationKind.CHALLENGE_PLAYED,
+        title="Challenge played: " + " vs ".join(seat.bot_name for seat in claim.seats),
+        body=", ".join(f"{total.seat.bot_name} won {total.wins}" for total in played.totals)
+        + f" of {len(played.games)} games.",
+        url=reverse("web:match-detail", args=[match.pk]),
+        payload={"match_id": match.pk, "wins": [total.wins for total in played.totals]},
+    )
 
 
 def _played_match(*, claim: Claim, logs: list[dict[str, Any]]) -> _PlayedMatch:

@@ -23,6 +23,7 @@ from arena.bots.models import Bot, BotVersion
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
 from . import ledger
+from .elo import Interval
 from .models import Rating, RatingChange
 
 # Rank order is Elo order; the bot id breaks ties so that pages never overlap.
@@ -158,7 +159,7 @@ def leaderboard_rows(*, competition: Competition, ratings: list[Rating]) -> list
     return rows
 
 
-def rating_interval(*, rating: Rating, competition: Competition) -> Any:
+def rating_interval(*, rating: Rating, competition: Competition) -> Interval | None:
     """The rating's 95% interval on the Elo scale (ledger.rating_interval)."""
     return ledger.rating_interval(
         system=competition.rating_system,
@@ -171,7 +172,7 @@ def rating_interval(*, rating: Rating, competition: Competition) -> Any:
     )
 
 
-def competition_intervals(*, competition: Competition) -> dict[int, Any]:
+def competition_intervals(*, competition: Competition) -> dict[int, Interval]:
     """Every rated bot's 95% interval in the competition, by bot id: one narrow
     query of plain values (bands are relative to the whole ladder)."""
     rows = Rating.objects.filter(competition=competition, games__gt=0).values_list(
@@ -233,7 +234,7 @@ def leaderboard_row(
     *,
     competition: Competition,
     rank: int,
-    interval: Any,
+    interval: Interval | None,
     band: tuple[int, int],
     active: bool,
 ) -> LeaderboardRow:

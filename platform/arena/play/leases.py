@@ -27,10 +27,9 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.core import statements
-from arena.core.queueing import task_queue_on_commit
 from arena.matches.models import Match
 from arena.matches.promotions import promotion_match_failed
-from arena.matches.services import RUN_MATCH_TASK
+from arena.matches.services import match_queue_on_commit
 from arena.tournaments.services import tournament_match_finished
 
 from . import sql
@@ -238,7 +237,7 @@ def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) ->
                 continue
             _requeue(match, message=message, now=now)
             requeued.append(match.pk)
-            task_queue_on_commit(RUN_MATCH_TASK, match.pk)
+            match_queue_on_commit(match_id=match.pk, kind=match.kind)
     return requeued
 
 
@@ -263,9 +262,11 @@ def matches_resend_queued(*, now: datetime | None = None, limit: int = 500) -> l
                 | Q(lease_expires_at__isnull=True, created_at__lt=now - period)
             )
             .order_by("pk")
-            .values_list("pk", flat=True)[:limit]
+            .values_list("pk", "kind")[:limit]
         )
-        Match.objects.filter(pk__in=stale).update(lease_expires_at=_resend_after(now))
-        for match_id in stale:
-            task_queue_on_commit(RUN_MATCH_TASK, match_id)
-    return stale
+        Match.objects.filter(pk__in=[pk for pk, _kind in stale]).update(
+            lease_expires_at=_resend_after(now)
+        )
+        for match_id, kind in stale:
+            match_queue_on_commit(match_id=match_id, kind=kind)
+    return [pk for pk, _kind in stale]

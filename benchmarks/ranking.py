@@ -742,8 +742,9 @@ def simulate(
         ladder.play(budget, observe)
 
 
-# What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/300.
-TAU_WHAT_IF = (25 / 1000, 0.0)
+# What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/1000:
+# openskill's default and none at all.
+TAU_WHAT_IF = (25 / 300, 0.0)
 
 
 @contextlib.contextmanager

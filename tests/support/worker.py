@@ -48,7 +48,7 @@ def worker_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
 
 
 def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
-    """The command line of a real worker consuming the tests' queue."""
+    """The command line of a real worker consuming the tests' queues (matches, analyses)."""
     from django.conf import settings
 
     return [
@@ -63,7 +63,7 @@ def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
         "--pool=prefork",
         f"--hostname={hostname}@%h",
         "-Q",
-        settings.CELERY_TASK_DEFAULT_QUEUE,
+        f"{settings.CELERY_TASK_DEFAULT_QUEUE},{settings.ARENA_ANALYSIS_QUEUE}",
         "--without-mingle",
         "--without-gossip",
     ]

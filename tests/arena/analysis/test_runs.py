@@ -6,6 +6,7 @@ from __future__ import annotations
 from datetime import timedelta
 
 import pytest
+from django.db import connection
 from django.utils import timezone
 
 import engine
@@ -78,26 +79,32 @@ def test_every_decision_is_analysed_and_stored_in_the_order_played(
         assert (decision.taken["action"] == "draw") == (event["kind"] in ("draw", "take"))
 
 
-def test_decisions_are_written_as_they_are_computed(
+@pytest.mark.django_db(transaction=True)
+def test_decisions_are_committed_as_they_are_computed(
     monkeypatch, django_capture_on_commit_callbacks
 ):
+    # Committed for real here: the task is not sent to a broker nobody reads.
+    monkeypatch.setattr(services, "task_queue_on_commit", lambda name, *ids: None)
     analysis = requested(example_log(players=2, seed=3), django_capture_on_commit_callbacks)
-    seen: list[tuple[int, str, int]] = []
+    seen: list[tuple[int, str, int, bool]] = []
     computing = services.game_decisions
 
     def watched(log, *, settings):
         for decision in computing(log, settings=settings):
             row = Analysis.objects.get(pk=analysis.pk)
             stored = AnalysisDecision.objects.filter(analysis=analysis).count()
-            seen.append((decision.number, row.state, stored))
+            seen.append((decision.number, row.state, stored, connection.in_atomic_block))
             yield decision
 
     monkeypatch.setattr(services, "game_decisions", watched)
     analysis_run(analysis_id=analysis.pk)
     assert seen, "the game has decisions"
-    # Before each decision is yielded, every earlier one is already stored.
-    assert all(stored == number for number, _, stored in seen)
-    assert {state for _, state, _ in seen} == {Analysis.State.RUNNING}
+    # Before each decision is computed, every earlier one is stored, outside any
+    # transaction: committed, so the viewer (another connection) sees it.
+    assert [(number, stored) for number, _, stored, _ in seen] == [(n, n) for n, *_ in seen]
+    assert {state for _, state, _, _ in seen} == {Analysis.State.RUNNING}
+    assert not any(atomic for *_, atomic in seen)
+    assert Analysis.objects.get(pk=analysis.pk).decisions_total == len(seen)
 
 
 def test_a_game_over_its_time_budget_stops_and_says_so(

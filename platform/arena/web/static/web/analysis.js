@@ -67,7 +67,7 @@
     if (!d) {
       box.dataset.decision = "";
       box.textContent = analysis.state === "done" || analysis.state === "failed"
-        ? "No decision at this moment."
+        ? "No decision led to this moment."
         : "This moment is not analysed yet.";
       return;
     }
@@ -152,6 +152,7 @@
   function chance(d) { return d.taken_win === null ? d.preferred_win : d.taken_win; }
 
   /* Every seat's chance after each of its decisions, x = the moment. */
+  // Drawn at the width it is shown at, so that its text keeps its size on a phone.
   var W = 960, H = 260, LEFT = 44, RIGHT = 10, TOP = 12, BOTTOM = 24;
   function xOf(frame) { return LEFT + (W - LEFT - RIGHT) * frame / Math.max(lastFrame, 1); }
   function yOf(win) { return TOP + (H - TOP - BOTTOM) * (1 - win); }
@@ -159,6 +160,8 @@
   function chart() {
     var box = $("analysis-chart");
     box.textContent = "";
+    W = Math.max(300, Math.min(960, Math.round(box.clientWidth) || 960));
+    H = W < 600 ? 200 : 260;
     var root = svg("svg", { "class": "chart analysis-chart", viewBox: "0 0 " + W + " " + H, role: "img", "aria-labelledby": "analysis-chart-desc", id: "win-chart" });
     var summary = [];
     [0, 0.25, 0.5, 0.75, 1].forEach(function (v) {
@@ -249,6 +252,11 @@
     verdict(current);
   });
   document.addEventListener("replay:events", markEvents);
+  var resized = null;
+  window.addEventListener("resize", function () {
+    clearTimeout(resized);
+    resized = setTimeout(chart, 200);
+  });
 
   show();
   if (live()) poll();

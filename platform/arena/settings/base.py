@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.tournaments",
     "arena.replays",
+    "arena.analysis",
     "arena.play",
     "arena.web",
 ]
@@ -175,6 +176,8 @@ ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications"
 # the default queue.
 ARENA_TOURNAMENTS_QUEUE = env_str("ARENA_TOURNAMENTS_QUEUE", "tournaments")
 ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification")
+# Replay analyses (arena.analysis) run a search for minutes: their own queue, and
+# under `make run` their own worker process, so a match never waits behind one.
 ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
 
 
@@ -196,6 +199,7 @@ CELERY_TASK_ROUTES = {
     "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
     "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
     "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
 }
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
@@ -270,6 +274,15 @@ ARENA_BAND_CACHE_SECONDS = env_int("ARENA_BAND_CACHE_SECONDS", 15, minimum=0)
 ARENA_MATCHMAKING_POLICY = env_choice(
     "ARENA_MATCHMAKING_POLICY", "information", ("information", "similar")
 )
+
+# --- Replay analysis ------------------------------------------------------------------
+# Analyses one account may request per UTC day (staff: no limit).
+ARENA_ANALYSES_PER_DAY = env_int("ARENA_ANALYSES_PER_DAY", 10, minimum=0)
+# The search's playouts per decision: with its seed they make an analysis
+# reproducible, so they are part of its settings (a new value, a new analysis).
+ARENA_ANALYSIS_ITERATIONS = env_int("ARENA_ANALYSIS_ITERATIONS", 1000, minimum=1)
+# One game's analysis stops after this long and says so, keeping what it computed.
+ARENA_ANALYSIS_GAME_SECONDS = env_int("ARENA_ANALYSIS_GAME_SECONDS", 600, minimum=1)
 
 # --- Email and notifications --------------------------------------------------------
 # Mail goes through SMTP when EMAIL_HOST is set, else to the console (the worker's

@@ -10,7 +10,7 @@ Lines (``--lines``, comma-separated; all by default):
 - ``four``: 4 seats, one search bot against three heuristic ones (fair share 25%).
 - ``reverse``: 4 seats, one heuristic bot against three search bots; the
   heuristic bot's win rate (fair share 25%).
-- ``budgets``: the ``two`` line at 25, 50, 100 and 200 ms per move.
+- ``budgets``: the ``two`` line at 25, 50, 100 and 200 ms per move (``--budgets``).
 - ``oracle``: the ``two`` line for a search bot that sees every hand and the pile
   order (it deals the true state instead of a sample): how far the game's luck
   lets any bot go against the heuristic one.
@@ -170,6 +170,11 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument("--cpu-time", action="store_true", help="budgets in process CPU time")
     parser.add_argument("--iterations", type=int, help="playouts per move instead of a clock")
     parser.add_argument("--lines", default=",".join(LINES))
+    parser.add_argument(
+        "--budgets",
+        default=",".join(map(str, BUDGETS_MS)),
+        help="the budgets line's per-move budgets in ms, comma-separated",
+    )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
     args = parser.parse_args(argv)

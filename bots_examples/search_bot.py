@@ -538,15 +538,15 @@ class SearchPlayer:
         worths = beliefs.worths
         wins = [0] * len(moves)
         visits = [0] * len(moves)
-        if len(moves) > 1:
-            for done in range(iterations):
-                if deadline is not None and done % 4 == 0 and self.clock() >= deadline:
-                    break
-                index = self._pick(wins, visits, done)
-                world = deal(rng)
-                _apply(world, moves[index])
-                visits[index] += 1
-                wins[index] += playout(world, rng, worths) == seat
+        # A forced move is played out too: its win chance is still worth knowing.
+        for done in range(iterations):
+            if deadline is not None and done % 4 == 0 and self.clock() >= deadline:
+                break
+            index = self._pick(wins, visits, done)
+            world = deal(rng)
+            _apply(world, moves[index])
+            visits[index] += 1
+            wins[index] += playout(world, rng, worths) == seat
         values = [
             ActionValue(_reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i])
             for i, move in enumerate(moves)

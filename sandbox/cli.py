@@ -3,8 +3,9 @@
     onecard match random greedy mybot.py --games 100 --seed 1 [--backend bwrap]
     onecard replay replays/game-0001.json
     onecard play --against heuristic --against random
+    onecard analyse replays/game-0001.json --seat 0 --iterations 1000
 
-Built-in bots (random, greedy, heuristic) play in-process; bot files run as
+Built-in bots (random, greedy, heuristic, search) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
 backend, which isolates nothing: say `--backend bwrap` or `docker` for others' bots.
 
@@ -26,6 +27,7 @@ from typing import Any, TextIO
 
 import engine
 from bots_examples import builtin_bots
+from bots_examples.analysis import DEFAULT_ITERATIONS, Decision, game_analysis
 from engine.text import describe_event, parse_choice, render_game, render_view
 from sandbox.errors import InfrastructureError
 from sandbox.inprocess import InProcessBot
@@ -214,6 +216,60 @@ def command_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_analyse(args: argparse.Namespace) -> int:
+    try:
+        log = json.loads(Path(args.file).read_text())
+        seats = [args.seat] if args.seat is not None else list(range(int(log["players"])))
+        for seat in seats:
+            decisions = game_analysis(log, seat=seat, iterations=args.iterations, seed=args.seed)
+            names = log.get("names") or []
+            name = names[seat] if seat < len(names) else f"seat{seat}"
+            for line in analysis_table(decisions, title=f"seat {seat} ({name})"):
+                print(line)
+    except (OSError, ValueError, KeyError, TypeError) as error:  # ReplayError is a ValueError
+        print(f"onecard: cannot analyse {args.file}: {error}", file=sys.stderr)
+        return 2
+    return 0
+
+
+def describe_reply(reply: dict[str, Any]) -> str:
+    """``play 7H (S)``, ``play 5D 5S``, ``draw``, ``catch``...
+
+    >>> describe_reply({"action": "play", "card": "7H", "suit": "S", "call": True})
+    'play 7H (S)'
+    """
+    if reply.get("action") != "play":
+        return str(reply.get("action"))
+    cards = reply.get("cards") or [reply.get("card")]
+    suit = f" ({reply['suit']})" if reply.get("suit") else ""
+    return f"play {' '.join(map(str, cards))}{suit}"
+
+
+def analysis_table(decisions: Sequence[Decision], *, title: str) -> list[str]:
+    """One line per decision: the turn, the reply taken and its win chance, the
+    reply the search prefers and its win chance, and the loss in points."""
+    lines = [
+        title,
+        f"{'turn':>5}  {'taken':<18} {'win':>5}  {'search prefers':<18} {'win':>5}  loss",
+    ]
+    for d in decisions:
+        taken = describe_reply(d.taken) + (" no call" if d.uncalled else "")
+        preferred = "(the same)" if d.preferred else describe_reply(d.best.reply)
+        catch = " catch offer" if d.kind == "catch" else ""
+        lines.append(
+            f"{d.turn:>5}  {taken:<18} {d.taken_win:>5.0%}  {preferred:<18} {d.best.win:>5.0%}"
+            f"  {100 * d.loss:4.1f}{catch}"
+        )
+    if decisions:
+        total = sum(d.loss for d in decisions)
+        worst = max(decisions, key=lambda d: d.loss)
+        lines.append(
+            f"{len(decisions)} decisions, {100 * total:.1f} points lost in all;"
+            f" the biggest loss {100 * worst.loss:.1f} at turn {worst.turn}"
+        )
+    return lines
+
+
 class TerminalPlayer:
     """A person at the keyboard, as a bot callable."""
 
@@ -286,6 +342,17 @@ def parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="show a game log turn by turn")
     replay.add_argument("file")
     replay.set_defaults(run=command_replay)
+
+    analyse = commands.add_parser(
+        "analyse", help="what the search bot would have played at each decision of a game"
+    )
+    analyse.add_argument("file")
+    analyse.add_argument("--seat", type=int, default=None, help="one seat (default: every seat)")
+    analyse.add_argument(
+        "--iterations", type=int, default=DEFAULT_ITERATIONS, help="playouts per decision"
+    )
+    analyse.add_argument("--seed", type=int, default=0, help="the search's seed")
+    analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play against built-in bots in the terminal")
     play.add_argument("--against", action="append", help="a built-in bot (repeatable)")

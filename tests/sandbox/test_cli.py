@@ -10,6 +10,8 @@ from pathlib import Path
 import pytest
 
 import engine
+from bots_examples import builtin_bots
+from bots_examples.analysis import game_analysis
 from sandbox.cli import TerminalPlayer, main, wilson_interval
 from tests.sandbox.harness import FIRST_LEGAL
 
@@ -176,3 +178,36 @@ def test_the_commands_backends_are_the_sandboxes() -> None:
     from sandbox.cli import BACKENDS
 
     assert BACKENDS == SELECTABLE
+
+
+def test_analyse_prints_every_decision_of_each_seat(tmp_path: Path) -> None:
+    log = engine.play_game(
+        [builtin_bots()["heuristic"](1), builtin_bots()["random"](2)], seed=4, names=["h", "r"]
+    )
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    done = onecard("analyse", str(path), "--iterations", "30")
+    assert done.returncode == 0, done.stderr
+    lines = done.stdout.splitlines()
+    decisions = {seat: len(game_analysis(log, seat=seat, iterations=30)) for seat in (0, 1)}
+    assert lines[0] == "seat 0 (h)"
+    assert lines[1].split() == ["turn", "taken", "win", "search", "prefers", "win", "loss"]
+    second = lines.index("seat 1 (r)")
+    assert second == decisions[0] + 3  # title, header, the decisions, the summary
+    assert lines[second - 1].startswith(f"{decisions[0]} decisions, ")
+    assert len(lines) == second + decisions[1] + 3
+    one = onecard("analyse", str(path), "--seat", "1", "--iterations", "30")
+    assert one.returncode == 0, one.stderr
+    assert one.stdout.splitlines() == lines[second:]
+
+
+def test_analyse_refuses_a_log_that_does_not_replay(tmp_path: Path) -> None:
+    log = engine.play_game([builtin_bots()["random"](1), builtin_bots()["random"](2)], seed=4)
+    first_play = next(e for e in log["events"] if e["kind"] == "play")
+    first_play["card"] = "XX"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    done = onecard("analyse", str(path), "--seat", "0")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"onecard: cannot analyse {path}: ")
+    assert done.stdout == ""

@@ -2,10 +2,10 @@
 
     onecard match random greedy mybot.py --games 100 --seed 1 [--backend bwrap]
     onecard replay replays/game-0001.json
-    onecard analyse replays/game-0001.json --iterations 1000
     onecard play --against heuristic --against random
+    onecard analyse replays/game-0001.json --seat 0 --iterations 1000
 
-Built-in bots (random, greedy, heuristic) play in-process; bot files run as
+Built-in bots (random, greedy, heuristic, search) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
 backend, which isolates nothing: say `--backend bwrap` or `docker` for others' bots.
 
@@ -221,7 +221,11 @@ def command_analyse(args: argparse.Namespace) -> int:
     try:
         log = json.loads(Path(args.file).read_text())
         search = SearchSettings(iterations=args.iterations, seed=args.seed)
-        decisions = list(game_decisions(log, settings=search))
+        decisions = [
+            decision
+            for decision in game_decisions(log, settings=search)
+            if args.seat is None or decision.seat == args.seat
+        ]
         names = [str(name) for name in log.get("names") or range(int(log["players"]))]
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"onecard: cannot analyse {args.file}: {error}", file=sys.stderr)
@@ -308,8 +312,9 @@ def parser() -> argparse.ArgumentParser:
         "analyse", help="what the search bot would have played at each decision of a game"
     )
     analyse.add_argument("file")
+    analyse.add_argument("--seat", type=int, default=None, help="one seat (default: every seat)")
     analyse.add_argument("--iterations", type=int, default=1000, help="playouts per decision")
-    analyse.add_argument("--seed", type=int, default=0)
+    analyse.add_argument("--seed", type=int, default=0, help="the search's seed")
     analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play against built-in bots in the terminal")

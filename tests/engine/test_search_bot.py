@@ -334,5 +334,3 @@ def test_a_games_analysis_uses_only_what_the_seat_saw():
         != [x.message for x in engine.seat_messages(log, seat)]
         for seat in (1, 2)
     )
-
-

@@ -48,6 +48,16 @@ urlpatterns = [
     path("my/versions/<int:pk>/activate/", bots.version_activate, name="version-activate"),
     path("my/versions/<int:pk>/retire/", bots.version_retire, name="version-retire"),
     path("my/versions/<int:pk>/code/", bots.version_download, name="version-download"),
+    path(
+        "my/versions/<int:pk>/qualification/<int:number>/",
+        matches.qualification_game_replay,
+        name="qualification-game-replay",
+    ),
+    path(
+        "my/versions/<int:pk>/qualification/<int:number>/log.json",
+        matches.qualification_game_log_download,
+        name="qualification-game-log",
+    ),
     path("bots/<str:name>/", bots.bot_detail, name="bot-detail"),
     path("bots/<str:name>/challenge/", bots.bot_challenge, name="bot-challenge"),
     # Ladders.

@@ -24,6 +24,9 @@ from sandbox.stderr import merge_dropped_markers
 from sandbox.wire import encode_message, parse_reply
 
 Launcher = Callable[[], BotProcess]
+# A message's time fields chosen by the caller (a rerun sends the logged ones), or
+# None: the seat's own accounting.
+Clock = Callable[[dict[str, Any]], tuple[int, int] | None]
 
 
 def latency_summary(latencies_ms: Sequence[float]) -> dict[str, float | None]:
@@ -81,8 +84,11 @@ class GameRecord:
 class SandboxedBot:
     """One bot program for the length of a match, played through the engine's callable API."""
 
-    def __init__(self, launch: Launcher, limits: Limits, *, match_deadline: float) -> None:
+    def __init__(
+        self, launch: Launcher, limits: Limits, *, match_deadline: float, clock: Clock | None = None
+    ) -> None:
         self._launch = launch
+        self._clock = clock
         self.limits = limits
         self.match_deadline = match_deadline
         self.process: BotProcess | None = None
@@ -192,6 +198,9 @@ class SandboxedBot:
         fresh_start = kind == "start" and self._fresh
         time_ms = self.limits.first_start_ms if fresh_start else self.limits.message_ms
         bank = 0.0 if kind == "end" else self._bank_ms
+        chosen = self._clock(message) if self._clock is not None else None
+        if chosen is not None:
+            time_ms, bank = chosen[0], float(chosen[1])
         payload = encode_message({**message, "time_ms": time_ms, "bank_ms": int(bank)})
         self.record.sent(time_ms, int(bank))
         started = time.monotonic()

@@ -36,6 +36,9 @@ def game_replay_for_user(*, user: Any, game: Game) -> dict[str, Any]:
     name_by_index = {seat.index: seat.bot.name for seat in game.match.seats.all()}
     if all(index in name_by_index for index in game.seating):
         log = {**log, "names": [name_by_index[index] for index in game.seating]}
+    # The game number the bots were told, which a rerun tells them again (logs
+    # written before the engine kept it lack it).
+    log = {**log, "game": log.get("game", game.number)}
     return _with_frames(log)
 
 
@@ -57,6 +60,7 @@ def qualification_game_replay(*, game: QualificationGame) -> dict[str, Any]:
     log = log_decompress(game.log_compressed)
     hidden = {seat for seat in range(int(log["players"])) if seat != game.seat}
     log = log_without_private(log, hidden_seats=hidden)
+    log = {**log, "game": log.get("game", 0)}
     names = list(log.get("names") or [])
     if 0 <= game.seat < len(names):
         names[game.seat] = game.version.bot.name

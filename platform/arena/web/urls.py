@@ -66,12 +66,23 @@ urlpatterns = [
     # Matches and replays.
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/status.json", matches.match_status, name="match-status"),
+    path("matches/<int:pk>/logs.zip", matches.match_logs_download, name="match-logs"),
+    path(
+        "matches/<int:pk>/games/<int:number>/",
+        matches.match_game_by_number,
+        name="match-game",
+    ),
     path("games/<int:pk>/replay/", matches.game_replay, name="game-replay"),
     path("games/<int:pk>/log.json", matches.game_log_download, name="game-log"),
     # Tournaments.
     path("tournaments/", tournaments.tournament_list, name="tournament-list"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament-detail"),
+    path(
+        "tournaments/<int:pk>/logs.zip",
+        tournaments.tournament_logs_download,
+        name="tournament-logs",
+    ),
     path(
         "tournaments/<int:pk>/progress.json",
         tournaments.tournament_progress_view,

@@ -13,6 +13,7 @@ from arena.bots.api.serializers import BotSummarySerializer
 from arena.bots.selectors import bot_get
 from arena.core.api import NewestFirstCursorPagination, PagePagination, paginated
 from arena.matches import selectors, services
+from arena.matches.archives import archive_response
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
 # -- output shapes -----------------------------------------------------------------------
@@ -200,6 +201,21 @@ class MatchDetailApi(APIView):
         match = selectors.match_get(pk=pk)
         owned = selectors.match_indexes_owned(user=request.user, seats=list(match.seats.all()))
         return Response(MatchDetailSerializer(match, context={"owned": owned}).data)
+
+
+class MatchLogsArchiveApi(APIView):
+    """Every game log of the match as one zip, each as this user may see it
+    (arena.matches.archives: bounded in size)."""
+
+    @extend_schema(responses={(200, "application/zip"): bytes}, operation_id="matches_logs")
+    def get(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        return archive_response(
+            user=request.user,
+            matches=Match.objects.filter(pk=match.pk),
+            title=f"Match {match.pk}",
+            filename=f"match-{match.pk}-logs.zip",
+        )
 
 
 class ChallengeCreateApi(APIView):

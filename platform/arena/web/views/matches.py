@@ -6,13 +6,14 @@ import json
 
 from django.contrib.auth.decorators import login_required
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import get_object_or_404, redirect, render
 from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
 from django.views.decorators.http import require_safe
 
-from arena.matches.models import Match, QualificationGame
+from arena.matches.archives import archive_response
+from arena.matches.models import Game, Match, QualificationGame
 from arena.matches.selectors import game_get, match_get, match_indexes_owned
 from arena.replays.selectors import (
     game_replay_for_user,
@@ -170,3 +171,22 @@ def game_log_download(request: HttpRequest, pk: int) -> HttpResponse:
     filename = f"match-{game.match_id}-game-{game.number + 1}.json"
     response["Content-Disposition"] = f'attachment; filename="{filename}"'
     return response
+
+
+@require_safe
+def match_game_by_number(request: HttpRequest, pk: int, number: int) -> HttpResponse:
+    """A match's game by the number the match page shows (1 for the first): its replay."""
+    game = get_object_or_404(Game.objects.only("pk"), match_id=pk, number=number - 1)
+    return redirect("web:game-replay", pk=game.pk)
+
+
+@require_safe
+def match_logs_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every game log of the match as one zip, as this user may see each."""
+    match = get_object_or_404(Match, pk=pk)
+    return archive_response(
+        user=request.user,
+        matches=Match.objects.filter(pk=match.pk),
+        title=f"Match {match.pk}",
+        filename=f"match-{match.pk}-logs.zip",
+    )

@@ -137,3 +137,33 @@ def test_the_replay_merges_repeated_lines_dropped_markers():
         ["[7 earlier stderr lines dropped]", "x"],
         ["y", "[2 earlier stderr lines dropped]"],
     ]
+
+
+def test_a_quoted_reply_is_in_the_owners_sentence_only(client, alice, bob, tmp_path):
+    bot = tmp_path / "jumper.py"
+    bot.write_text(
+        "import json, sys\n"
+        "for line in sys.stdin:\n"
+        "    kind = json.loads(line)['type']\n"
+        "    reply = {'action': 'jump', 'plan': 'my-secret-plan'} if kind == 'turn' else {}\n"
+        "    print(json.dumps(reply), flush=True)\n"
+    )
+    match = faulted_match(alice, bob, bot)
+    game = match.games.get()
+    client.force_login(alice)
+    (mine,) = client.get(f"/api/v1/games/{game.pk}/").json()["faults"]
+    assert "my-secret-plan" in mine["sentence"]
+    assert (
+        "my-secret-plan"
+        in client.get(reverse("web:match-detail", args=[match.pk])).content.decode()
+    )
+    client.force_login(bob)
+    (theirs,) = client.get(f"/api/v1/games/{game.pk}/").json()["faults"]
+    assert "my-secret-plan" not in theirs["sentence"]
+    assert "not a move" in theirs["sentence"]
+    for url in (
+        reverse("web:match-detail", args=[match.pk]),
+        reverse("web:game-replay", args=[game.pk]),
+        f"/api/v1/matches/{match.pk}/",
+    ):
+        assert "my-secret-plan" not in client.get(url).content.decode()

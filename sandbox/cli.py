@@ -4,6 +4,7 @@
     onecard replay replays/game-0001.json
     onecard play --against heuristic --against random
     onecard analyse replays/game-0001.json --seat 0 --iterations 1000
+    onecard rerun https://host/matches/123/games/2/ --bot my_bot.py [--seat 1]
 
 Built-in bots (random, greedy, heuristic, search) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -35,6 +37,7 @@ from sandbox.limits import Limits
 from sandbox.match import Player, SeatReport, play_match, start_players, stop_players
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
+from sandbox.rerun import LogUnavailable, log_load, rerun_game, seat_for
 from sandbox.seat import SandboxedBot
 
 # sandbox.backends.select.BACKENDS, spelled out so that `--help` needs no docker.
@@ -286,6 +289,71 @@ def command_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_rerun(args: argparse.Namespace) -> int:
+    token = args.token or os.environ.get("ONECARD_TOKEN") or None
+    try:
+        log = log_load(args.source, token=token)
+    except LogUnavailable as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    path = Path(args.bot)
+    program = BotProgram(path.stem if path.is_file() else path.name, path)
+    try:
+        program.check()
+    except ValueError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    seat = args.seat if args.seat is not None else seat_for(log, program.name)
+    players = log.get("players")
+    if seat is None or type(players) is not int or not 0 <= seat < players:
+        seats = ", ".join(f"{s} {name}" for s, name in enumerate(log.get("names") or []))
+        print(
+            f"onecard: say which seat your bot plays with --seat N (seats: {seats})",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        backend, launch = backend_for_files(args.backend)
+    except InfrastructureError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    names = log.get("names") or []
+    print(
+        f"rerunning game {int(log.get('game') or 0) + 1} (seed {log.get('seed')},"
+        f" {(log.get('ruleset') or {}).get('name', 'korean')}, {players} seats)"
+        f" with {path} at seat {seat} ({names[seat] if seat < len(names) else '?'});"
+        f" backend {backend}"
+    )
+    try:
+        report = rerun_game(log, seat=seat, launch=partial(launch, program), opponent=args.opponent)
+    except engine.ReplayError as error:
+        print(f"onecard: the log does not replay: {error}", file=sys.stderr)
+        return 2
+    except InfrastructureError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    if not report.clock_logged:
+        print("note: the log keeps no time fields; time_ms and bank_ms are the defaults")
+    if report.deviation is None:
+        print(
+            f"same game: your bot received the {report.same} messages it received in the log,"
+            " byte for byte, and answered each as the logged bot did"
+        )
+    else:
+        print(
+            f"your bot received the same {report.same} messages as in the log, then answered"
+            " otherwise:"
+        )
+        print(report.deviation.sentence())
+        print(
+            f"from there the opponents are the built-in {report.opponent} bot, and the game"
+            " was played out locally"
+        )
+    place = report.result["ranks"][seat]
+    print(f"the game ended with your bot in place {place} of {players}")
+    return 0 if report.deviation is None else 1
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="onecard", description=__doc__.splitlines()[0])
     commands = top.add_subparsers(dest="command", required=True)
@@ -322,6 +390,19 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ruleset", default=None)
     play.set_defaults(run=command_play)
+
+    rerun = commands.add_parser(
+        "rerun", help="replay a logged game with your bot and find where it answers otherwise"
+    )
+    rerun.add_argument("source", help="a downloaded log, or the site's address of the game")
+    rerun.add_argument("--bot", required=True, help="your bot file (or folder with main.py)")
+    rerun.add_argument("--seat", type=int, default=None, help="your bot's seat in the log")
+    rerun.add_argument(
+        "--token", default=None, help="your API token (or ONECARD_TOKEN), for private logs"
+    )
+    rerun.add_argument("--opponent", default="heuristic", choices=sorted(builtin_bots()))
+    rerun.add_argument("--backend", default="subprocess", choices=["auto", *BACKENDS])
+    rerun.set_defaults(run=command_rerun)
     return top
 
 

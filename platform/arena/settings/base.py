@@ -247,6 +247,12 @@ ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 
 # --- Matches and the ladder ---------------------------------------------------------
 ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)
+# A match's or tournament's logs as one zip (arena.matches.archives): at most this
+# many games and this much JSON before compression; the rest is listed, not sent.
+ARENA_LOG_ARCHIVE_MAX_GAMES = env_int("ARENA_LOG_ARCHIVE_MAX_GAMES", 2000, minimum=1)
+ARENA_LOG_ARCHIVE_MAX_BYTES = env_int(
+    "ARENA_LOG_ARCHIVE_MAX_BYTES", 100 * 1024 * 1024, minimum=1024
+)
 # A worker holds a running match for this long and renews it as games finish; the
 # sweeper re-queues a match whose lease ran out (its worker died).
 ARENA_MATCH_LEASE_SECONDS = env_int("ARENA_MATCH_LEASE_SECONDS", 300, minimum=10)

@@ -29,7 +29,7 @@ from django.utils import timezone
 from arena.matches.models import Match
 from arena.matches.promotions import promotion_match_failed
 from arena.matches.services import match_queue_on_commit
-from arena.tournaments.services import tournament_match_finished
+from arena.tournaments.services import tournament_match_finished, tournament_match_rerun
 
 from . import sql
 from .heartbeat import LeaseKeeper
@@ -150,13 +150,18 @@ def match_append_error(*, match: Match, message: str) -> None:
     match.error = f"{match.error}\n{message}".strip()[-4000:]
 
 
-def match_fail(*, match: Match, reason: str) -> None:
+def match_fail(*, match: Match, reason: str, infrastructure: bool = True) -> None:
     """Expects the match row locked. No bot is blamed: ratings and fault streaks are
-    left alone; a tournament hears of it."""
+    left alone; a tournament hears of it, and plays a match that the infrastructure
+    lost again later (not one that cannot be played, `infrastructure=False`)."""
     match.state = Match.State.FAILED
     match_append_error(match=match, message=reason)
     match.lease_expires_at = None
     match.finished_at = timezone.now()
+    if match.tournament_id is not None and infrastructure:
+        rerun = tournament_match_rerun(match=match)
+        if rerun is not None:
+            match_append_error(match=match, message=f"Played again as match {rerun.pk}.")
     match.save(update_fields=["state", "error", "lease_expires_at", "finished_at"])
     if match.tournament_id is not None:
         tournament_match_finished(match=match)
@@ -173,12 +178,13 @@ def _locked_if_held(claim: Claim) -> Match | None:
 
 
 def match_fail_claimed(*, claim: Claim, reason: str) -> bool:
-    """Fail a match this worker holds, blaming no bot; False if it no longer holds it."""
+    """Fail a match this worker holds and that cannot be played (a bot deleted), blaming
+    no bot; False if it no longer holds it."""
     with transaction.atomic():
         match = _locked_if_held(claim)
         if match is None:
             return False
-        match_fail(match=match, reason=reason)
+        match_fail(match=match, reason=reason, infrastructure=False)
     return True
 
 

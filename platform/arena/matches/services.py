@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -51,9 +52,14 @@ def match_create(
     rated: bool,
     created_by: Any = None,
     seed: int | None = None,
+    not_before: datetime | None = None,
 ) -> Match:
     """Create a match (and its seats, in the order of `versions`) in the caller's
-    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits."""
+    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits.
+
+    With `not_before`, nothing is sent now: a queued match's `lease_expires_at` is
+    when the lease sweeper sends its message again (arena.play.leases), and this
+    match's first message goes then."""
     if kind not in Match.Kind.values:
         raise ValidationError({"kind": [f"Unknown match kind {kind!r}."]})
     if not engine.MIN_PLAYERS <= len(versions) <= engine.MAX_PLAYERS:
@@ -90,6 +96,7 @@ def match_create(
             games_planned=games,
             seed=secrets.randbits(62) if seed is None else seed,
             created_by=created_by,
+            lease_expires_at=not_before,
         )
         statements.insert([match])
         statements.insert(
@@ -99,7 +106,8 @@ def match_create(
             ],
             keys=False,
         )
-        match_queue_on_commit(match_id=match.pk, kind=kind)
+        if not_before is None:
+            match_queue_on_commit(match_id=match.pk, kind=kind)
     return match
 
 

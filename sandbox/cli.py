@@ -3,9 +3,10 @@
     onecard match random greedy mybot.py --games 100 --seed 1 [--backend bwrap]
     onecard replay replays/game-0001.json
     onecard play --against heuristic --against random
+    onecard analyse replays/game-0001.json --seat 0 --iterations 1000
     onecard rerun https://host/matches/123/games/2/ --bot my_bot.py [--seat 1]
 
-Built-in bots (random, greedy, heuristic) play in-process; bot files run as
+Built-in bots (random, greedy, heuristic, search) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
 backend, which isolates nothing: say `--backend bwrap` or `docker` for others' bots.
 
@@ -29,6 +30,7 @@ from typing import Any, TextIO
 import engine
 from bots_examples import builtin_bots
 from engine.text import describe_event, parse_choice, render_game, render_view
+from sandbox.analysis import SearchSettings, decision_table, game_decisions
 from sandbox.errors import InfrastructureError
 from sandbox.inprocess import InProcessBot
 from sandbox.limits import Limits
@@ -217,6 +219,25 @@ def command_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_analyse(args: argparse.Namespace) -> int:
+    """The search bot's verdict on every decision, each from its seat's own view."""
+    try:
+        log = json.loads(Path(args.file).read_text())
+        search = SearchSettings(iterations=args.iterations, seed=args.seed)
+        decisions = [
+            decision
+            for decision in game_decisions(log, settings=search)
+            if args.seat is None or decision.seat == args.seat
+        ]
+        names = [str(name) for name in log.get("names") or range(int(log["players"]))]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"onecard: cannot analyse {args.file}: {error}", file=sys.stderr)
+        return 2
+    for line in decision_table(decisions, names):
+        print(line)
+    return 0
+
+
 class TerminalPlayer:
     """A person at the keyboard, as a bot callable."""
 
@@ -354,6 +375,15 @@ def parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="show a game log turn by turn")
     replay.add_argument("file")
     replay.set_defaults(run=command_replay)
+
+    analyse = commands.add_parser(
+        "analyse", help="what the search bot would have played at each decision of a game"
+    )
+    analyse.add_argument("file")
+    analyse.add_argument("--seat", type=int, default=None, help="one seat (default: every seat)")
+    analyse.add_argument("--iterations", type=int, default=1000, help="playouts per decision")
+    analyse.add_argument("--seed", type=int, default=0, help="the search's seed")
+    analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play against built-in bots in the terminal")
     play.add_argument("--against", action="append", help="a built-in bot (repeatable)")

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -26,6 +27,20 @@ MAX_GAMES_PER_MATCH = 200
 RUN_MATCH_TASK = "arena.matches.run_match"
 
 
+def match_queue(*, kind: str) -> str:
+    """The broker queue a match of this kind is played from. A tournament's matches
+    have their own: its whole schedule is queued at once, and the ladder's next
+    matches must not wait behind it (nor it behind them)."""
+    if kind == Match.Kind.TOURNAMENT:
+        return settings.ARENA_TOURNAMENTS_QUEUE
+    return settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def match_queue_on_commit(*, match_id: int, kind: str) -> None:
+    """Send a match's run to the queue of its kind when the transaction commits."""
+    task_queue_on_commit(RUN_MATCH_TASK, match_id, queue=match_queue(kind=kind))
+
+
 def match_create(
     *,
     kind: str,
@@ -37,9 +52,14 @@ def match_create(
     rated: bool,
     created_by: Any = None,
     seed: int | None = None,
+    not_before: datetime | None = None,
 ) -> Match:
     """Create a match (and its seats, in the order of `versions`) in the caller's
-    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits."""
+    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits.
+
+    With `not_before`, nothing is sent now: a queued match's `lease_expires_at` is
+    when the lease sweeper sends its message again (arena.play.leases), and this
+    match's first message goes then."""
     if kind not in Match.Kind.values:
         raise ValidationError({"kind": [f"Unknown match kind {kind!r}."]})
     if not engine.MIN_PLAYERS <= len(versions) <= engine.MAX_PLAYERS:
@@ -76,6 +96,7 @@ def match_create(
             games_planned=games,
             seed=secrets.randbits(62) if seed is None else seed,
             created_by=created_by,
+            lease_expires_at=not_before,
         )
         statements.insert([match])
         statements.insert(
@@ -85,7 +106,8 @@ def match_create(
             ],
             keys=False,
         )
-        task_queue_on_commit(RUN_MATCH_TASK, match.pk)
+        if not_before is None:
+            match_queue_on_commit(match_id=match.pk, kind=kind)
     return match
 
 

@@ -8,13 +8,13 @@ sweeper gives a match whose lease ran out (its worker died) back to the queue,
 and fails it, blaming no bot, after ARENA_MATCH_MAX_ATTEMPTS.
 
 Lock order, everywhere: the Match row, then BotVersion rows by primary key, then
-Rating rows by bot id (arena.ratings.locks), then the tournament.
+Rating rows by bot id (arena.ratings.locks), then the tournament, then the worker
+hosts' rows by name (arena.play.workers).
 """
 
 from __future__ import annotations
 
 import os
-import socket
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -26,14 +26,15 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
-from arena.core.queueing import task_queue_on_commit
+from arena.core import statements
 from arena.matches.models import Match
 from arena.matches.promotions import promotion_match_failed
-from arena.matches.services import RUN_MATCH_TASK
-from arena.tournaments.services import tournament_match_finished
+from arena.matches.services import match_queue_on_commit
+from arena.tournaments.services import tournament_match_finished, tournament_match_rerun
 
 from . import sql
 from .heartbeat import LeaseKeeper
+from .workers import worker_host_attempt_failed, worker_host_name, worker_host_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +61,10 @@ class Claim:
 
 
 def worker_token() -> str:
-    """Who holds a lease: host and process, plus a nonce per claim, so that a worker
-    that claims the same match again is told apart from its earlier self."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    """Who holds a lease: host (ARENA_WORKER_NAME, the name its faults are counted
+    under) and process, plus a nonce per claim, so that a worker that claims the
+    same match again is told apart from its earlier self."""
+    return f"{worker_host_name()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def _lease_until(now: datetime) -> datetime:
@@ -86,13 +88,20 @@ def match_claim(*, match_id: int, token: str) -> Claim | None:
     held by a live lease. A match out of attempts is failed here instead.
     """
     now = timezone.now()
-    match = sql.match_claim_update(
-        match_id=match_id,
-        token=token,
-        now=now,
-        lease_until=_lease_until(now),
-        max_attempts=settings.ARENA_MATCH_MAX_ATTEMPTS,
-    )
+    with transaction.atomic():
+        # The claim is the platform's own bookkeeping, not a result anyone has seen,
+        # so it does not wait for the disk (about 4 ms a match on the worker's
+        # critical path; docs/platform-core.md, "The claim"). A claim lost in a
+        # crash of the database leaves the match queued, and it is sent and played
+        # again; the result's durable COMMIT flushes the claim's WAL before its own.
+        statements.commit_asynchronously()
+        match = sql.match_claim_update(
+            match_id=match_id,
+            token=token,
+            now=now,
+            lease_until=_lease_until(now),
+            max_attempts=settings.ARENA_MATCH_MAX_ATTEMPTS,
+        )
     if match is not None:
         seats = [
             SeatToPlay(seat_id, index, bot_id, name, bool(example), version_id, kind, code)
@@ -149,13 +158,18 @@ def match_append_error(*, match: Match, message: str) -> None:
     match.error = f"{match.error}\n{message}".strip()[-4000:]
 
 
-def match_fail(*, match: Match, reason: str) -> None:
+def match_fail(*, match: Match, reason: str, infrastructure: bool = True) -> None:
     """Expects the match row locked. No bot is blamed: ratings and fault streaks are
-    left alone; a tournament hears of it."""
+    left alone; a tournament hears of it, and plays a match that the infrastructure
+    lost again later (not one that cannot be played, `infrastructure=False`)."""
     match.state = Match.State.FAILED
     match_append_error(match=match, message=reason)
     match.lease_expires_at = None
     match.finished_at = timezone.now()
+    if match.tournament_id is not None and infrastructure:
+        rerun = tournament_match_rerun(match=match)
+        if rerun is not None:
+            match_append_error(match=match, message=f"Played again as match {rerun.pk}.")
     match.save(update_fields=["state", "error", "lease_expires_at", "finished_at"])
     if match.tournament_id is not None:
         tournament_match_finished(match=match)
@@ -172,12 +186,13 @@ def _locked_if_held(claim: Claim) -> Match | None:
 
 
 def match_fail_claimed(*, claim: Claim, reason: str) -> bool:
-    """Fail a match this worker holds, blaming no bot; False if it no longer holds it."""
+    """Fail a match this worker holds and that cannot be played (a bot deleted), blaming
+    no bot; False if it no longer holds it."""
     with transaction.atomic():
         match = _locked_if_held(claim)
         if match is None:
             return False
-        match_fail(match=match, reason=reason)
+        match_fail(match=match, reason=reason, infrastructure=False)
     return True
 
 
@@ -202,11 +217,14 @@ def match_release(*, claim: Claim, error: str) -> str:
         if match is None:
             return "lost"
         message = f"Attempt {match.attempts} could not run: {error}"
-        if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+        verdict = "failed" if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS else "retry"
+        if verdict == "failed":
             match_fail(match=match, reason=message)
-            return "failed"
-        _requeue(match, message=message, now=timezone.now())
-    return "retry"
+        else:
+            _requeue(match, message=message, now=timezone.now())
+        # Last in the lock order: the worker host's row.
+        worker_host_attempt_failed(host=worker_host_of(claim.token))
+    return verdict
 
 
 def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) -> list[int]:
@@ -217,6 +235,7 @@ def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) ->
     """
     now = now or timezone.now()
     requeued: list[int] = []
+    lost_by: list[str] = []  # the host of each expired lease
     with transaction.atomic():
         expired = (
             Match.objects.select_for_update(skip_locked=True)
@@ -225,12 +244,17 @@ def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) ->
         )
         for match in expired:
             message = f"Lease of {match.worker or 'a worker'} expired (attempt {match.attempts})."
+            if match.worker:
+                lost_by.append(worker_host_of(match.worker))
             if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
                 match_fail(match=match, reason=message + " Gave up.")
                 continue
             _requeue(match, message=message, now=now)
             requeued.append(match.pk)
-            task_queue_on_commit(RUN_MATCH_TASK, match.pk)
+            match_queue_on_commit(match_id=match.pk, kind=match.kind)
+        # Last in the lock order, in name order: the worker hosts' rows.
+        for host in sorted(lost_by):
+            worker_host_attempt_failed(host=host)
     return requeued
 
 
@@ -255,9 +279,11 @@ def matches_resend_queued(*, now: datetime | None = None, limit: int = 500) -> l
                 | Q(lease_expires_at__isnull=True, created_at__lt=now - period)
             )
             .order_by("pk")
-            .values_list("pk", flat=True)[:limit]
+            .values_list("pk", "kind")[:limit]
         )
-        Match.objects.filter(pk__in=stale).update(lease_expires_at=_resend_after(now))
-        for match_id in stale:
-            task_queue_on_commit(RUN_MATCH_TASK, match_id)
-    return stale
+        Match.objects.filter(pk__in=[pk for pk, _kind in stale]).update(
+            lease_expires_at=_resend_after(now)
+        )
+        for match_id, kind in stale:
+            match_queue_on_commit(match_id=match_id, kind=kind)
+    return [pk for pk, _kind in stale]

@@ -9,8 +9,22 @@ PASSWORD_HASHERS = ["django.contrib.auth.hashers.MD5PasswordHasher"]
 # its own folders for the embedded broker and results.
 CELERY_TASK_DEFAULT_QUEUE = "arena-test"
 ARENA_NOTIFICATIONS_QUEUE = "arena-test-notifications"
-CELERY_TASK_QUEUES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, ARENA_NOTIFICATIONS_QUEUE)  # noqa: F405
-CELERY_TASK_ROUTES = {"arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE}}
+ARENA_TOURNAMENTS_QUEUE = "arena-test-tournaments"
+ARENA_QUALIFICATION_QUEUE = "arena-test-qualification"
+ARENA_ANALYSIS_QUEUE = "arena-test-analysis"
+CELERY_TASK_QUEUES = celery_queues(  # noqa: F405
+    CELERY_TASK_DEFAULT_QUEUE,
+    ARENA_NOTIFICATIONS_QUEUE,
+    ARENA_TOURNAMENTS_QUEUE,
+    ARENA_QUALIFICATION_QUEUE,
+    ARENA_ANALYSIS_QUEUE,
+)
+CELERY_TASK_ROUTES = {
+    "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
+    "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
+    "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
+}
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405
     ensure_dirs(_test_broker, _test_broker.parent / "processed", _test_broker.parent / "results")  # noqa: F405
@@ -34,3 +48,5 @@ ARENA_SANDBOX_BACKEND = env_choice(  # noqa: F405
 ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", True)  # noqa: F405
 # Tests read bands right after the games that move them.
 ARENA_BAND_CACHE_SECONDS = 0
+# Tests quarantine hosts and look at once.
+ARENA_WORKER_STATE_SECONDS = env_int("ARENA_WORKER_STATE_SECONDS", 0, minimum=0)  # noqa: F405

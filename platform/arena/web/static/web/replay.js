@@ -134,6 +134,7 @@
       list.appendChild(item);
       return item;
     });
+    document.dispatchEvent(new CustomEvent("replay:events"));
   }
 
   /* --- bot output (stderr and debug), shown only when the page carries it ------- */
@@ -295,6 +296,8 @@
       // Scrolled with the replay, inside its own box: the page never moves.
       if (first) list.scrollTop = Math.max(0, first.offsetTop - list.offsetTop - 8);
     });
+    // For what else shows the moment (the analysis, static/web/analysis.js).
+    document.dispatchEvent(new CustomEvent("replay:frame", { detail: { index: state.index } }));
   }
 
   /* --- navigation ---------------------------------------------------------------- */

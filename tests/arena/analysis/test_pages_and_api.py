@@ -141,3 +141,17 @@ def test_the_analysis_is_in_the_openapi_schema(client):
     assert operations["post"]["operationId"] == "games_analysis_request"
     assert "Decision" in schema["components"]["schemas"]
     assert "Analysis" in schema["components"]["schemas"]
+
+
+def test_the_replay_page_reads_the_analysis_in_few_queries(
+    game, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    owner = seat_owner(game, 0)
+    client = logged_in(owner)
+    with django_capture_on_commit_callbacks():
+        analysis = analysis_request(user=owner, game=game)
+    analysis_run(analysis_id=analysis.pk)
+    # The session and the user, the game and its seats, the analysis and its
+    # decisions, the quota, the bell's unread count: 8, whatever the decisions.
+    with django_assert_max_num_queries(8):
+        replay_html(client, game)

@@ -42,7 +42,20 @@ from engine.bot import run
 from engine.cards import CARD_OF, CODES, DECK_SIZE, IS_JOKER, RANK_OF, SUIT_INDEX, SUIT_OF, SUITS
 from engine.ruleset import Ruleset
 from engine.state import PHASE_CATCH, PHASE_OVER, PHASE_TURN, GameState
-from engine.tables import CALL, CARD_MASK, CATCH, DRAW, PASS, SUIT_SHIFT, WILD, tables_for
+from engine.tables import (
+    AGAIN,
+    CALL,
+    CARD_MASK,
+    CATCH,
+    DRAW,
+    PASS,
+    REVERSE,
+    SHIELD,
+    SKIP,
+    SUIT_SHIFT,
+    WILD,
+    tables_for,
+)
 
 Message = dict[str, Any]
 # A candidate move: an engine action int, or (cards, suit, call) for a multiple play.
@@ -83,6 +96,7 @@ class _Beliefs:
         self.players: int = start["players"]
         self.rules = Ruleset.from_value(start.get("ruleset"))
         self.tables = tables_for(self.rules)
+        self.worths = _worths(self.rules)
         self.game = start.get("game", 0)
         hand = len(start["hand"])
         self.slots: list[list[int]] = [
@@ -198,58 +212,68 @@ class _Beliefs:
 
     def deal(self, message: Message, rng: random.Random) -> GameState:
         """A full state consistent with the message and these beliefs."""
+        return self.dealer(message, rng)(rng)
+
+    def dealer(self, message: Message, rng: random.Random) -> Callable[[random.Random], GameState]:
+        """Deals of full states consistent with the message and these beliefs, each
+        from the generator it is given: the unseen cards shuffled, then handed to
+        the opponents' slots, each slot the first card it may be."""
         known = self.known_discard(message)
-        state = engine.sample_state(
+        template = engine.sample_state(
             _as_turn(message), self.rules, seed=rng.getrandbits(32), discard=known
         )
-        # sample_state deals the unseen cards uniformly; deal the opponents' hands
-        # again so that every slot gets a card it may be.
-        hands = state.hands
-        pool: list[int] = []
-        for seat in range(state.n):
-            if seat != self.seat:
-                pool += hands[seat]
-        buried = len(known)
-        unknown_discard = state.discard[buried:-1]
-        pool += unknown_discard
-        pool += state.draw
-        rng.shuffle(pool)
-        used = [False] * len(pool)
-        order = sorted(
-            (
-                (mask.bit_count(), seat, mask)
-                for seat in range(state.n)
-                if seat != self.seat
-                for mask in self.slots[seat][: len(hands[seat])]
-            ),
-            reverse=True,
-        )
-        new_hands: list[list[int]] = [[] for _ in range(state.n)]
-        new_hands[self.seat] = hands[self.seat]
-        for _, seat, mask in order:
-            pick = -1
-            for i, card in enumerate(pool):
-                if not used[i] and not mask >> card & 1:
-                    pick = i
-                    break
-            if pick < 0:  # no card fits: the beliefs were wrong, any card will do
-                pick = used.index(False)
-            used[pick] = True
-            new_hands[seat].append(pool[pick])
-        for seat in range(state.n):
-            if seat != self.seat:
-                while len(new_hands[seat]) < len(hands[seat]):
-                    pick = used.index(False)
-                    used[pick] = True
-                    new_hands[seat].append(pool[pick])
-        rest = [card for card, taken in zip(pool, used, strict=True) if not taken]
-        state.hands = new_hands
-        cut = len(unknown_discard)
-        state.discard = [*state.discard[:buried], *rest[:cut], state.discard[-1]]
-        state.draw = rest[cut:]
         if message["type"] == "catch":
-            _open_catch(state, message)
-        return state
+            _open_catch(template, message)
+        me = self.seat
+        sizes = [len(hand) for hand in template.hands]
+        buried = template.discard[: len(known)]
+        top = template.discard[-1]
+        beneath = len(template.discard) - 1 - len(known)
+        unseen: list[int] = []
+        for seat in range(template.n):
+            if seat != me:
+                unseen += template.hands[seat]
+        unseen += template.discard[len(known) : -1]
+        unseen += template.draw
+        # The most constrained slots choose first; free slots take what comes.
+        slots = sorted(
+            (
+                (mask, seat)
+                for seat in range(template.n)
+                if seat != me
+                for mask in self.slots[seat][: sizes[seat]]
+                if mask
+            ),
+            key=lambda slot: -slot[0].bit_count(),
+        )
+        shuffle = random.Random.shuffle
+
+        def deal(rng: random.Random) -> GameState:
+            state = template.clone()
+            pool = unseen[:]
+            shuffle(rng, pool)
+            hands = state.hands
+            for seat in range(state.n):
+                if seat != me:
+                    hands[seat] = []
+            for mask, seat in slots:
+                # The first card the slot may be; if none fits, the beliefs were
+                # wrong and any card will do.
+                pick = next((i for i, card in enumerate(pool) if not mask >> card & 1), 0)
+                hands[seat].append(pool.pop(pick))
+            for seat in range(state.n):
+                if seat != me:
+                    hand = hands[seat]
+                    missing = sizes[seat] - len(hand)
+                    if missing:
+                        hand += pool[-missing:]
+                        del pool[-missing:]
+            state.discard = [*buried, *pool[:beneath], top]
+            state.draw = pool[beneath:]
+            state.rng_state = rng.getrandbits(63)  # each deal reshuffles its own way
+            return state
+
+        return deal
 
 
 def _as_turn(message: Message) -> Message:
@@ -349,24 +373,88 @@ def _reply(move: Move) -> dict[str, Any]:
     return reply
 
 
-def _best_suit(hand: list[int], besides: int) -> int:
+Worths = tuple[tuple[float, ...], ...]
+
+
+def _worths(rules: Ruleset) -> Worths:
+    """What the playout policy thinks of playing each card: the heuristic bot's
+    judgement as four tables, for more than two players and for two, each without
+    and with the next player close to going out (two cards or fewer). Shields and
+    wild cards are kept for later, attacks pressed on a player about to finish,
+    free turns taken."""
+    t = tables_for(rules)
+    out = []
+    for two_players in (False, True):
+        calm = [1.0] * DECK_SIZE
+        threat = [1.0] * DECK_SIZE
+        for card in range(DECK_SIZE):
+            role = t.role[card]
+            value = t.attack[card]
+            if IS_JOKER[card]:
+                calm[card], threat[card] = -2.0, -2.0 + value
+            elif value:
+                calm[card], threat[card] = 3.0, 13.0 + value
+            elif role == SHIELD:
+                calm[card] = threat[card] = -4.0
+            elif role == WILD:
+                calm[card] = threat[card] = -3.0
+            elif role == AGAIN or (two_players and role in (SKIP, REVERSE)):
+                calm[card] = threat[card] = 7.0
+            elif role == SKIP:
+                calm[card], threat[card] = 2.0, 5.0
+        out += [tuple(calm), tuple(threat)]
+    return tuple(out)
+
+
+def policy_action(state: GameState, rng: random.Random, worths: Worths) -> int:
+    """The playout policy's action for the seat to act in a turn: answer an attack
+    with the cheapest counter (a shield last), else play the card the heuristic
+    tables like best, with a little noise, favouring the suit the hand holds most
+    of; draw only when nothing is legal. A wild card names that suit; a play that
+    leaves one card calls."""
+    cards = state.legal_cards()
+    if not cards:
+        return DRAW
+    seat = state.to_act
+    hand = state.hands[seat]
+    call = CALL if len(hand) == 2 else 0
+    t = state.t
+    if state.atk_total:
+        attack = t.attack
+        best = cards[0]
+        cheapest = 1000
+        for card in cards:
+            value = attack[card] or 999
+            if value < cheapest:
+                best, cheapest = card, value
+        return best | call
     counts = [0, 0, 0, 0, 0]
     for card in hand:
-        if card != besides:
-            counts[SUIT_OF[card]] += 1
-    best = 0
-    for s in (1, 2, 3):
-        if counts[s] > counts[best]:
-            best = s
-    return best
+        counts[SUIT_OF[card]] += 1
+    index = 2 if state.n_alive == 2 else 0
+    if len(state.hands[state.next_seat(seat)]) <= 2:
+        index += 1
+    worth = worths[index]
+    last_cards = len(hand) <= 3
+    random_float = rng.random
+    best = cards[0]
+    best_score = -1e9
+    for card in cards:
+        score = worth[card] + 0.5 * counts[SUIT_OF[card]] + random_float()
+        if last_cards and IS_JOKER[card]:
+            score += 15.0  # a joker can never be the last card: spend it in time
+        if score > best_score:
+            best, best_score = card, score
+    if t.role[best] == WILD and len(hand) > 1:
+        counts[SUIT_OF[best]] -= 1
+        named = max(range(4), key=counts.__getitem__)
+        return best | (named + 1) << SUIT_SHIFT | call
+    return best | call
 
 
-def playout(state: GameState, rng: random.Random) -> int:
-    """Play ``state`` to its end with the playout policy for every seat; the
-    winner's seat. The policy: catch every lapse, play a random legal card rather
-    than draw, name the suit the hand holds most of."""
-    random_index = rng.randrange
-    wild = state.t.role
+def playout(state: GameState, rng: random.Random, worths: Worths) -> int:
+    """Play ``state`` to its end with the playout policy for every seat
+    (``policy_action``; every lapse caught); the winner's seat."""
     limit = state.turn + PLAYOUT_TURNS
     while state.phase != PHASE_OVER:
         if state.phase == PHASE_CATCH:
@@ -374,17 +462,7 @@ def playout(state: GameState, rng: random.Random) -> int:
             continue
         if state.turn >= limit:
             return _fewest(state)
-        actions = state.legal_actions()
-        count = len(actions) - 1
-        if not count:
-            state.apply(DRAW)
-            continue
-        action = actions[random_index(count)]
-        card = action & CARD_MASK
-        if wild[card] == WILD and action >> SUIT_SHIFT & 7:
-            hand = state.hands[state.to_act]
-            action = card | (_best_suit(hand, card) + 1) << SUIT_SHIFT | (action & CALL)
-        state.apply(action)
+        state.apply(policy_action(state, rng, worths))
     return state.winner
 
 
@@ -453,9 +531,11 @@ class SearchPlayer:
             deadline = started + self._budget(message, budget_ms) / 1000
             iterations = MAX_ITERATIONS
         rng = random.Random(f"{self.seed}:{beliefs.game}:{message['type']}:{message['turn']}")
-        root = beliefs.deal(message, rng)
+        deal = beliefs.dealer(message, rng)
+        root = deal(rng)
         moves = _moves(root)
         seat = beliefs.seat
+        worths = beliefs.worths
         wins = [0] * len(moves)
         visits = [0] * len(moves)
         if len(moves) > 1:
@@ -463,10 +543,10 @@ class SearchPlayer:
                 if deadline is not None and done % 4 == 0 and self.clock() >= deadline:
                     break
                 index = self._pick(wins, visits, done)
-                world = beliefs.deal(message, rng)
+                world = deal(rng)
                 _apply(world, moves[index])
                 visits[index] += 1
-                wins[index] += playout(world, rng) == seat
+                wins[index] += playout(world, rng, worths) == seat
         values = [
             ActionValue(_reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i])
             for i, move in enumerate(moves)

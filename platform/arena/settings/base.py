@@ -169,6 +169,13 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
 # consumes every declared queue (`make run`, compose); a deployment may give the
 # notifications queue its own worker (`celery worker -Q notifications`).
 ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications")
+# Each kind of work has its queue, so that none waits behind another's backlog (a
+# tournament queues its whole schedule at once): a worker consuming several takes
+# from them in turn, and a deployment may give each its own workers
+# (docs/scaling.md). The ladder's matches (and challenges, promotion tests) stay on
+# the default queue.
+ARENA_TOURNAMENTS_QUEUE = env_str("ARENA_TOURNAMENTS_QUEUE", "tournaments")
+ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification")
 # Replay analyses (arena.analysis) run a search for minutes: their own queue, and
 # under `make run` their own worker process, so a match never waits behind one.
 ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
@@ -181,10 +188,17 @@ def celery_queues(*names: str) -> list[Queue]:
 
 
 CELERY_TASK_QUEUES = celery_queues(
-    CELERY_TASK_DEFAULT_QUEUE, ARENA_NOTIFICATIONS_QUEUE, ARENA_ANALYSIS_QUEUE
+    CELERY_TASK_DEFAULT_QUEUE,
+    ARENA_NOTIFICATIONS_QUEUE,
+    ARENA_TOURNAMENTS_QUEUE,
+    ARENA_QUALIFICATION_QUEUE,
+    ARENA_ANALYSIS_QUEUE,
 )
+# A match's run goes to the queue of its kind (arena.matches.services.match_queue).
 CELERY_TASK_ROUTES = {
     "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
+    "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
+    "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
     "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
 }
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited

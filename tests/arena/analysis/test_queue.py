@@ -42,7 +42,6 @@ def test_make_run_gives_analyses_a_worker_of_their_own():
     assert "--concurrency=1" in children["analysis-worker"]
 
 
-def test_the_test_worker_consumes_matches_and_analyses():
+def test_the_test_worker_consumes_analyses():
     argv = worker_argv(concurrency=1, hostname="t")
-    queues = argv[argv.index("-Q") + 1].split(",")
-    assert queues == [settings.CELERY_TASK_DEFAULT_QUEUE, settings.ARENA_ANALYSIS_QUEUE]
+    assert settings.ARENA_ANALYSIS_QUEUE in argv[argv.index("-Q") + 1].split(",")

@@ -155,3 +155,15 @@ def test_the_replay_page_reads_the_analysis_in_few_queries(
     # decisions, the quota, the bell's unread count: 8, whatever the decisions.
     with django_assert_max_num_queries(8):
         replay_html(client, game)
+
+
+def test_a_failed_analysis_says_why_on_the_page(game, django_capture_on_commit_callbacks):
+    owner = seat_owner(game, 0)
+    with django_capture_on_commit_callbacks():
+        analysis = analysis_request(user=owner, game=game)
+    Analysis.objects.filter(pk=analysis.pk).update(
+        state=Analysis.State.FAILED, error="Could not analyse decision 3: <b>bad</b>"
+    )
+    html = replay_html(Client(), game)
+    assert "The analysis failed: Could not analyse decision 3: &lt;b&gt;bad&lt;/b&gt;" in html
+    assert 'id="analysis-request"' not in html

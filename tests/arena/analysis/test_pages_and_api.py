@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from arena.analysis import selectors
 from arena.analysis.models import Analysis
 from arena.analysis.services import analysis_request, analysis_run
 from arena.matches.models import Match
@@ -167,3 +168,20 @@ def test_a_failed_analysis_says_why_on_the_page(game, django_capture_on_commit_c
     html = replay_html(Client(), game)
     assert "The analysis failed: Could not analyse decision 3: &lt;b&gt;bad&lt;/b&gt;" in html
     assert 'id="analysis-request"' not in html
+
+
+def test_a_seats_decisions_are_shown_to_whoever_may_see_its_view(
+    game, monkeypatch, django_capture_on_commit_callbacks
+):
+    owner = seat_owner(game, 0)
+    with django_capture_on_commit_callbacks():
+        analysis = analysis_request(user=owner, game=game)
+    analysis_run(analysis_id=analysis.pk)
+    url = reverse("api-game-analysis", args=[game.pk])
+    # Every seat's view is public today (a replay shows every hand)...
+    assert {d["seat"] for d in Client().get(url).json()["decisions"]} == {0, 1}
+    # ...and the analysis follows the replays' rule wherever it changes.
+    monkeypatch.setattr(selectors, "seat_views_for_user", lambda *, user, game: {1})
+    body = Client().get(url).json()
+    assert {d["seat"] for d in body["decisions"]} == {1}
+    assert body["decisions_done"] == body["decisions_total"], "progress counts every seat"

@@ -37,9 +37,8 @@ def test_make_run_gives_analyses_a_worker_of_their_own():
             analysis_queue="analysis",
         )
     }
-    assert "--exclude-queues=analysis" in children["worker"]
-    assert "--queues=analysis" in children["analysis-worker"]
     assert "--concurrency=1" in children["analysis-worker"]
+    assert "--hostname=analysis@%h" in children["analysis-worker"]
 
 
 def test_the_test_worker_consumes_analyses():

@@ -91,7 +91,7 @@ def test_a_match_sent_again_goes_back_to_the_queue_of_its_kind(
     assert {queue for _name, _args, queue in sent} == {"arena-test-tournaments"}
 
 
-def test_every_queue_is_consumed():
+def test_every_worker_consumes_every_queue():
     declared = {queue.name for queue in settings.CELERY_TASK_QUEUES}
     assert declared == {
         "arena-test",
@@ -103,8 +103,8 @@ def test_every_queue_is_consumed():
     # The tests' real worker names them all.
     argv = worker_argv(concurrency=1, hostname="w")
     assert set(argv[argv.index("-Q") + 1].split(",")) == declared == set(worker_queues())
-    # `make run`'s worker names none, and so consumes every declared queue but the
-    # analyses', which a worker of its own consumes alone (a search runs for minutes).
+    # `make run`'s worker consumes every declared queue but the analyses', which
+    # its analysis worker alone consumes: a match never waits behind an analysis.
     children = {
         child.name: child.argv
         for child in arena_children(
@@ -115,9 +115,9 @@ def test_every_queue_is_consumed():
             analysis_queue=settings.ARENA_ANALYSIS_QUEUE,
         )
     }
-    worker = children["worker"]
+    worker, analysis = children["worker"], children["analysis-worker"]
     assert "-Q" not in worker
     assert [arg for arg in worker if arg.startswith(("--queues", "-X", "--exclude-queues"))] == [
         f"--exclude-queues={settings.ARENA_ANALYSIS_QUEUE}"
     ]
-    assert f"--queues={settings.ARENA_ANALYSIS_QUEUE}" in children["analysis-worker"]
+    assert f"--queues={settings.ARENA_ANALYSIS_QUEUE}" in analysis

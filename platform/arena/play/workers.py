@@ -24,7 +24,7 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
@@ -98,17 +98,30 @@ def worker_host_counts_flush() -> None:
         _pending.clear()
         _flushed_at = time.monotonic()
     for host, counts in sorted(pending.items()):
-        with transaction.atomic():
-            statements.commit_asynchronously()
-            quarantined = sql.worker_host_count(
-                name=host,
-                now=timezone.now(),
-                matches=counts.matches,
-                faulted=counts.faulted,
-                failures=0,
-            )
+        try:
+            with transaction.atomic():
+                statements.commit_asynchronously()
+                quarantined = sql.worker_host_count(
+                    name=host,
+                    now=timezone.now(),
+                    matches=counts.matches,
+                    faulted=counts.faulted,
+                    failures=0,
+                )
+        except DatabaseError:
+            # The results are in; their counts wait for the next flush.
+            logger.warning("could not count %d matches for worker host %s", counts.matches, host)
+            with _pending_lock:
+                kept = _pending.setdefault(host, _Pending())
+                kept.matches += counts.matches
+                kept.faulted += counts.faulted
+                kept.versions |= counts.versions
+            continue
         if quarantined:
-            bot_versions_blame_clear(version_ids=sorted(counts.versions))
+            try:
+                bot_versions_blame_clear(version_ids=sorted(counts.versions))
+            except DatabaseError:
+                logger.exception("could not clear the bots of quarantined host %s", host)
 
 
 def worker_host_attempt_failed(*, host: str) -> None:

@@ -17,7 +17,8 @@ from arena.bots.models import Bot, BotVersion
 from arena.core import statements
 from arena.core.queueing import task_queue_on_commit
 
-from .models import Competition, Match, MatchSeat
+from .logs import log_compress
+from .models import Competition, Match, MatchSeat, QualificationGame
 from .selectors import default_competition
 
 MAX_GAMES_PER_MATCH = 200
@@ -193,4 +194,19 @@ def challenge_create(*, user: Any, bot: Bot, opponent: Bot) -> Match:
             competition=competition,
             rated=False,
             created_by=user,
+        )
+
+
+def qualification_games_replace(
+    *, version_id: int, games: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """Keep a version's qualification games, (the version's seat, log) in report
+    order, in place of any kept from an earlier qualification of it."""
+    with transaction.atomic():
+        QualificationGame.objects.filter(version_id=version_id).delete()
+        QualificationGame.objects.bulk_create(
+            QualificationGame(
+                version_id=version_id, number=number, seat=seat, log_compressed=log_compress(log)
+            )
+            for number, (seat, log) in enumerate(games)
         )

@@ -26,6 +26,7 @@ from django.db import transaction
 from django.db.models import Q
 from django.utils import timezone
 
+from arena.core import statements
 from arena.matches.models import Match
 from arena.matches.promotions import promotion_match_failed
 from arena.matches.services import match_queue_on_commit
@@ -87,13 +88,20 @@ def match_claim(*, match_id: int, token: str) -> Claim | None:
     held by a live lease. A match out of attempts is failed here instead.
     """
     now = timezone.now()
-    match = sql.match_claim_update(
-        match_id=match_id,
-        token=token,
-        now=now,
-        lease_until=_lease_until(now),
-        max_attempts=settings.ARENA_MATCH_MAX_ATTEMPTS,
-    )
+    with transaction.atomic():
+        # The claim is the platform's own bookkeeping, not a result anyone has seen,
+        # so it does not wait for the disk (about 4 ms a match on the worker's
+        # critical path; docs/platform-core.md, "The claim"). A claim lost in a
+        # crash of the database leaves the match queued, and it is sent and played
+        # again; the result's durable COMMIT flushes the claim's WAL before its own.
+        statements.commit_asynchronously()
+        match = sql.match_claim_update(
+            match_id=match_id,
+            token=token,
+            now=now,
+            lease_until=_lease_until(now),
+            max_attempts=settings.ARENA_MATCH_MAX_ATTEMPTS,
+        )
     if match is not None:
         seats = [
             SeatToPlay(seat_id, index, bot_id, name, bool(example), version_id, kind, code)

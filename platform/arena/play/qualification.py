@@ -11,9 +11,13 @@ The plan (docs/platform-core.md, Qualification):
    other seats taken by random bots;
 3. two games at 2 seats whose ruleset ends the game at turn TURN_LIMIT, so the
    game is adjudicated and the version takes the `end` of an undecided game;
-4. then, while a situation has not come up, two games more at a time (at the
-   competition's table size, or at the short turn limit when that is what is
-   missing) until it has, or until MAX_GAMES games or TIME_BUDGET_S seconds.
+4. for every other competition the version will play in (each ladder that is
+   on), two games at 2 seats under its ruleset and two at its table size, each
+   unless an earlier run already played that ruleset at that table size;
+5. then, while a situation has not come up, two games more at a time (at the
+   default competition's table size, or at the short turn limit when that is
+   what is missing) until it has, or until MAX_GAMES games or TIME_BUDGET_S
+   seconds.
 
 A situation that never came up is reported as not met; it is not held against
 the version, which could do nothing to bring it about.
@@ -26,7 +30,7 @@ import hashlib
 import itertools
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -35,11 +39,13 @@ from django.conf import settings
 import engine
 from arena.bots import services
 from arena.bots.models import BotVersion
-from arena.matches.logs import game_summary, stderr_of_seat
+from arena.matches.logs import fault_notes, game_summary, stderr_of_seat
 from arena.matches.promotions import promotion_start
-from arena.matches.selectors import default_competition
+from arena.matches.selectors import competitions_entered
+from arena.matches.services import qualification_games_replace
 from engine.state import PHASE_CATCH, PHASE_TURN
 from sandbox.errors import InfrastructureError
+from sandbox.stderr import merge_dropped_markers
 
 from .sandboxing import QUALIFIER_BOT, Entrant, run_sandboxed_match
 
@@ -138,6 +144,15 @@ class PlayedGame:
 Play = Callable[[Run], tuple[list[dict[str, Any]], str]]
 
 
+@dataclass(frozen=True)
+class Table:
+    """A competition the version will play in, as far as the plan cares."""
+
+    name: str
+    seats: int
+    ruleset: dict[str, Any]
+
+
 @dataclass
 class Qualifying:
     games: list[PlayedGame]
@@ -178,11 +193,14 @@ def qualification_play(
     ruleset: dict[str, Any],
     seed: int,
     first_games: int,
+    others: Sequence[Table] = (),
     clock: Callable[[], float] = time.monotonic,
 ) -> Qualifying:
-    """Play the plan (the module's docstring): the fixed runs, then runs aimed at
-    the situations still missing, within MAX_GAMES games and TIME_BUDGET_S. Once
-    the candidate has a fault the verdict is known, and no run is added."""
+    """Play the plan (the module's docstring): the fixed runs, under `ruleset` at
+    `seats` (the default competition's) and then under each of the `others`, then
+    runs aimed at the situations still missing, within MAX_GAMES games and
+    TIME_BUDGET_S. Once the candidate has a fault the verdict is known, and no run
+    is added."""
     started = clock()
     # The runs' shapes; each is seeded when it is played.
     full = Run(players=seats, games=GAMES_PER_RUN, seed=0, ruleset=ruleset)
@@ -198,6 +216,7 @@ def qualification_play(
     if seats > 2:
         fixed.append(full)
     fixed.append(short)
+    fixed += _other_rulesets(others, played=fixed)
     done = Qualifying(games=[], backends=[], seconds=0.0)
     previous: Run | None = None
     for number in itertools.count():
@@ -223,6 +242,32 @@ def qualification_play(
         done.backends.append(backend)
     done.seconds = clock() - started
     return done
+
+
+def _other_rulesets(others: Sequence[Table], *, played: Sequence[Run]) -> list[Run]:
+    """The runs that play each other competition's ruleset at 2 seats and at its
+    table size, leaving out a ruleset and table size some run already plays."""
+    seen = {(run.players, _canonical(run.ruleset)) for run in played}
+    runs = []
+    for table in others:
+        for players in dict.fromkeys((2, table.seats)):
+            key = (players, _canonical(table.ruleset))
+            if key not in seen:
+                seen.add(key)
+                runs.append(
+                    Run(
+                        players=players,
+                        games=GAMES_PER_RUN,
+                        seed=0,
+                        ruleset=table.ruleset,
+                        note=f"{table.name} rules",
+                    )
+                )
+    return runs
+
+
+def _canonical(ruleset: dict[str, Any]) -> engine.Ruleset:
+    return engine.Ruleset.from_value(ruleset)
 
 
 def _read_run(run: Run, logs: list[dict[str, Any]]) -> Iterable[PlayedGame]:
@@ -259,8 +304,11 @@ def qualification_report(qualifying: Qualifying, *, seed: int) -> dict[str, Any]
                 "rank": summary.ranks[CANDIDATE_INDEX],
                 "turns": summary.turns,
                 "faults": game.faults,
+                "fault_notes": _candidate_fault_notes(game),
                 "situations": game.situations,
-                "stderr": stderr_of_seat(game.log, game.seat)[-_STDERR_LINES_KEPT:],
+                "stderr": merge_dropped_markers(stderr_of_seat(game.log, game.seat))[
+                    -_STDERR_LINES_KEPT:
+                ],
             }
         )
     met = qualifying.met()
@@ -277,6 +325,38 @@ def qualification_report(qualifying: Qualifying, *, seed: int) -> dict[str, Any]
     }
 
 
+def _game_of(report: dict[str, Any], note: dict[str, Any]) -> int:
+    return next(g["game"] for g in report["games"] if note in g["fault_notes"])
+
+
+def _candidate_fault_notes(game: PlayedGame) -> list[dict[str, Any]]:
+    """The candidate's faults in sentences, as its owner reads them, with the event
+    the replay opens at; and the process that did not last to the next game."""
+    notes = []
+    note = fault_notes(game.log).get(game.seat)
+    if note is not None:
+        reason = next((f for f in game.faults if f != EXIT_AT_END), "fault")
+        notes.append(
+            {
+                "reason": reason,
+                "sentence": note["owner_sentence"],
+                "event": note["event"],
+                "turn": note["turn"],
+            }
+        )
+    if EXIT_AT_END in game.faults:
+        notes.append(
+            {
+                "reason": EXIT_AT_END,
+                "sentence": "The bot's process ended after this game's end message; it must"
+                " keep reading stdin, as the next game of a match comes on the same process.",
+                "event": len(game.log["events"]) - 1,
+                "turn": None,
+            }
+        )
+    return notes
+
+
 def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersion | None:
     """Run the qualification plan of a pending version and record the verdict.
 
@@ -287,7 +367,7 @@ def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersi
     version = services.bot_version_qualification_start(version_id=version_id)
     if version is None:
         return None
-    competition = default_competition()
+    competition, *others = competitions_entered()
     seed = secrets.randbits(48) if seed is None else seed
 
     def play(run: Run) -> tuple[list[dict[str, Any]], str]:
@@ -310,18 +390,26 @@ def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersi
             ruleset=competition.ruleset,
             seed=seed,
             first_games=settings.ARENA_QUALIFICATION_GAMES,
+            others=[Table(name=c.name, seats=c.seats, ruleset=c.ruleset) for c in others],
         )
     except InfrastructureError as error:
         services.bot_version_qualification_postpone(version_id=version_id, reason=str(error))
         raise
     report = qualification_report(qualifying, seed=seed)
     passed = not report["faults"] and len(qualifying.games) > 0
+    qualification_games_replace(
+        version_id=version_id, games=[(game.seat, game.log) for game in qualifying.games]
+    )
     reason = ""
     if not passed:
         reason = "Qualification failed: " + (
             ", ".join(sorted(set(report["faults"]))) or "no game was played"
         )
-        reason += ". See the qualification games for the bot's stderr."
+        reason += "."
+        first = next((n for g in report["games"] for n in g["fault_notes"]), None)
+        if first is not None:
+            reason += f" Game {_game_of(report, first) + 1}: {first['sentence']}"
+        reason += " See the qualification games for the replay and the bot's stderr."
     version = services.bot_version_qualification_finish(
         version_id=version_id, passed=passed, reason=reason, report=report
     )

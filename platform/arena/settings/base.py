@@ -49,6 +49,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.tournaments",
     "arena.replays",
+    "arena.analysis",
     "arena.play",
     "arena.web",
 ]
@@ -177,6 +178,8 @@ ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications"
 # the default queue.
 ARENA_TOURNAMENTS_QUEUE = env_str("ARENA_TOURNAMENTS_QUEUE", "tournaments")
 ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification")
+# Replay analyses (arena.analysis) run a search for minutes: their own queue, and
+# under `make run` their own worker process, so a match never waits behind one.
 ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
 
 
@@ -198,6 +201,7 @@ CELERY_TASK_ROUTES = {
     "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
     "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
     "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
 }
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
@@ -250,6 +254,12 @@ ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 
 # --- Matches and the ladder ---------------------------------------------------------
 ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)
+# A match's or tournament's logs as one zip (arena.matches.archives): at most this
+# many games and this much JSON before compression; the rest is listed, not sent.
+ARENA_LOG_ARCHIVE_MAX_GAMES = env_int("ARENA_LOG_ARCHIVE_MAX_GAMES", 2000, minimum=1)
+ARENA_LOG_ARCHIVE_MAX_BYTES = env_int(
+    "ARENA_LOG_ARCHIVE_MAX_BYTES", 100 * 1024 * 1024, minimum=1024
+)
 # A worker holds a running match for this long and renews it as games finish; the
 # sweeper re-queues a match whose lease ran out (its worker died).
 ARENA_MATCH_LEASE_SECONDS = env_int("ARENA_MATCH_LEASE_SECONDS", 300, minimum=10)
@@ -286,6 +296,15 @@ ARENA_BAND_CACHE_SECONDS = env_int("ARENA_BAND_CACHE_SECONDS", 15, minimum=0)
 ARENA_MATCHMAKING_POLICY = env_choice(
     "ARENA_MATCHMAKING_POLICY", "information", ("information", "similar")
 )
+
+# --- Replay analysis ------------------------------------------------------------------
+# Analyses one account may request per UTC day (staff: no limit).
+ARENA_ANALYSES_PER_DAY = env_int("ARENA_ANALYSES_PER_DAY", 10, minimum=0)
+# The search's playouts per decision: with its seed they make an analysis
+# reproducible, so they are part of its settings (a new value, a new analysis).
+ARENA_ANALYSIS_ITERATIONS = env_int("ARENA_ANALYSIS_ITERATIONS", 1000, minimum=1)
+# One game's analysis stops after this long and says so, keeping what it computed.
+ARENA_ANALYSIS_GAME_SECONDS = env_int("ARENA_ANALYSIS_GAME_SECONDS", 600, minimum=1)
 
 # --- Email and notifications --------------------------------------------------------
 # Mail goes through SMTP when EMAIL_HOST is set, else to the console (the worker's

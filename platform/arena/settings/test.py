@@ -23,6 +23,7 @@ CELERY_TASK_ROUTES = {
     "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
     "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
     "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
 }
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405

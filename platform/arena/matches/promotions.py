@@ -173,13 +173,21 @@ def _step_points(promotion: Promotion, *, match: Match, games: list[Game]) -> li
     Under the test's row lock, so that of two twins recorded at once the second
     sees the first."""
     games = sorted(games, key=lambda game: game.number)
+    seats = len(games[0].ranks) if games else match.seats.count()
+    if seats == 2:
+        return pair_points(games)
+    # Through the candidate's seats (indexed by version), not a scan for the seed.
     twin = (
-        Match.objects.filter(kind=Match.Kind.PROMOTION, seed=match.seed)
+        Match.objects.filter(
+            seats__bot_version_id=promotion.candidate_id,
+            kind=Match.Kind.PROMOTION,
+            seed=match.seed,
+        )
         .exclude(pk=match.pk)
         .first()
     )
-    if twin is None:
-        return pair_points(games)
+    if twin is None:  # not a step this module queued: nothing to pair it with
+        return []
     if twin.state != Match.State.DONE:
         return None
     twin_games = list(twin.games.order_by("number"))

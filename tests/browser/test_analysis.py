@@ -83,6 +83,9 @@ def test_an_analysis_asked_for_in_the_browser_arrives_with_progress(
     assert not page.locator(".progress[aria-label='Analysis progress']").is_visible()
 
     decisions = list(analysis.decisions.order_by("number"))
+    # The page holds every decision, gathered over the polls (each asks `since`).
+    description = page.locator("#analysis-chart-desc").text_content()
+    assert f"{total} decisions analysed" in description
     # The chart: one line per seat, a circle per marked mistake.
     assert page.locator("#win-chart polyline.analysis-line").count() == 3
     api = page.request.get(site_url + reverse("api-game-analysis", args=[game.pk])).json()

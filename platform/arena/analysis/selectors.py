@@ -82,22 +82,40 @@ class AnalysisView:
         return round(100 * self.decisions_done / total) if total else 0
 
     @property
+    def mistake_numbers(self) -> list[int]:
+        return sorted(self.mistakes)
+
+    @property
     def live(self) -> bool:
         return self.analysis.state in (Analysis.State.QUEUED, Analysis.State.RUNNING)
 
 
-def analysis_view_for_user(*, user: Any, game: Game) -> AnalysisView | None:
-    """The current analysis of the game as `user` may see it, or None."""
+@dataclass(frozen=True)
+class _Judged:
+    number: int
+    seat: int
+    loss: float | None
+
+
+def analysis_view_for_user(*, user: Any, game: Game, since: int = 0) -> AnalysisView | None:
+    """The current analysis of the game as `user` may see it, or None; with
+    `since`, only the decisions numbered from there (what a poll has not seen yet),
+    the mistakes still judged over all of them."""
     analysis = analysis_current(game=game)
     if analysis is None:
         return None
     seats = seat_views_for_user(user=user, game=game)
-    decisions = list(analysis.decisions.order_by("number"))
-    visible = [decision for decision in decisions if decision.seat in seats]
+    # Every decision's number, seat and loss (small), the full rows from `since` on.
+    judged = [
+        _Judged(number, seat, loss)
+        for number, seat, loss in analysis.decisions.values_list("number", "seat", "loss")
+    ]
+    visible = [d for d in judged if d.seat in seats]
+    rows = analysis.decisions.filter(number__gte=since, seat__in=seats).order_by("number")
     return AnalysisView(
         analysis=analysis,
-        decisions=visible,
+        decisions=list(rows),
         mistakes=biggest_mistakes(visible),
-        decisions_done=len(decisions),
+        decisions_done=len(judged),
         stalled=analysis_is_stalled(analysis=analysis),
     )

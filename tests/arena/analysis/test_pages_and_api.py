@@ -114,7 +114,14 @@ def test_the_api_reads_and_requests_an_analysis(game, django_capture_on_commit_c
         "number", "seat", "event", "turn", "kind", "under_attack", "taken", "taken_win",
         "preferred", "preferred_win", "loss", "agrees", "candidates", "mistake",
     }  # fmt: skip
+    # A poll asks for what it has not seen; the mistakes are judged over everything.
+    later = anonymous.get(url, {"since": 5}).json()
+    assert [d["number"] for d in later["decisions"]] == list(range(5, body["decisions_total"]))
+    assert later["decisions"] == body["decisions"][5:]
+    assert later["mistakes"] == body["mistakes"]
+    assert anonymous.get(url, {"since": -1}).status_code == 400
     mistakes = [d for d in body["decisions"] if d["mistake"]]
+    assert [d["number"] for d in mistakes] == body["mistakes"]
     for seat in (0, 1):
         own = [d for d in mistakes if d["seat"] == seat]
         assert len(own) <= 3
@@ -152,9 +159,10 @@ def test_the_replay_page_reads_the_analysis_in_few_queries(
     with django_capture_on_commit_callbacks():
         analysis = analysis_request(user=owner, game=game)
     analysis_run(analysis_id=analysis.pk)
-    # The session and the user, the game and its seats, the analysis and its
-    # decisions, the quota, the bell's unread count: 8, whatever the decisions.
-    with django_assert_max_num_queries(8):
+    # The session and the user, the game and its seats, the analysis, its
+    # decisions' losses and its decisions, the quota, the bell's unread count: 9,
+    # whatever the number of decisions.
+    with django_assert_max_num_queries(9):
         replay_html(client, game)
 
 

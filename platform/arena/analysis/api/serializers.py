@@ -53,6 +53,11 @@ class AnalysisSerializer(serializers.Serializer):
     requested_at = serializers.DateTimeField(source="analysis.created_at")
     started_at = serializers.DateTimeField(source="analysis.started_at", allow_null=True)
     finished_at = serializers.DateTimeField(source="analysis.finished_at", allow_null=True)
+    mistakes = serializers.ListField(
+        source="mistake_numbers",
+        child=serializers.IntegerField(),
+        help_text="The numbers of every seat's biggest mistakes, among all its decisions.",
+    )
     decisions = serializers.SerializerMethodField()
 
     @extend_schema_field(DecisionSerializer(many=True))

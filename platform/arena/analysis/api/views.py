@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from django.http import Http404
 from drf_spectacular.utils import extend_schema
-from rest_framework import status
+from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
 from rest_framework.response import Response
 from rest_framework.views import APIView
@@ -21,13 +21,26 @@ class GameAnalysisApi(APIView):
 
     permission_classes = [IsAuthenticatedOrReadOnly]
 
+    class FilterSerializer(serializers.Serializer):
+        since = serializers.IntegerField(
+            required=False,
+            default=0,
+            min_value=0,
+            help_text="Only the decisions numbered from this one on (a poll's next).",
+        )
+
     @extend_schema(
+        parameters=[FilterSerializer],
         responses={200: AnalysisSerializer, 404: None},
         operation_id="games_analysis_retrieve",
     )
     def get(self, request, pk: int):
+        filters = self.FilterSerializer(data=request.query_params)
+        filters.is_valid(raise_exception=True)
         game = game_get(pk=pk)
-        view = selectors.analysis_view_for_user(user=request.user, game=game)
+        view = selectors.analysis_view_for_user(
+            user=request.user, game=game, since=filters.validated_data["since"]
+        )
         if view is None:
             raise Http404("Nobody has asked for an analysis of this game yet.")
         return Response(AnalysisSerializer(view).data)

@@ -235,15 +235,36 @@
   // A stalled analysis (its worker is gone) waits for someone to ask again.
   function live() { return !analysis.stalled && (analysis.state === "queued" || analysis.state === "running"); }
 
-  function poll() {
+  /* A poll asks only for the decisions it has not seen (`since`), and takes each
+     seat's mistakes afresh (a later decision can be worse than a marked one). A
+     run started over (another started_at) is fetched whole again. */
+  function merge(data, since) {
+    if (since && data.started_at === analysis.started_at) {
+      var known = analysis.decisions.filter(function (d) { return d.number < since; });
+      data.decisions = known.concat(data.decisions);
+    } else if (since) {
+      return false;
+    }
+    var marked = {};
+    data.mistakes.forEach(function (number) { marked[number] = true; });
+    data.decisions.forEach(function (d) { d.mistake = !!marked[d.number]; });
+    analysis = data;
+    return true;
+  }
+
+  function poll(whole) {
     setTimeout(function () {
-      fetch(section.dataset.api, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
+      var done = analysis.decisions.length;
+      var since = whole || !done ? 0 : analysis.decisions[done - 1].number + 1;
+      var url = section.dataset.api + (since ? "?since=" + since : "");
+      fetch(url, { headers: { Accept: "application/json" }, credentials: "same-origin", cache: "no-store" })
         .then(function (response) { return response.ok ? response.json() : null; })
         .then(function (data) {
-          if (data) { analysis = data; show(); }
+          if (data && !merge(data, since)) { poll(true); return; }
+          if (data) show();
           if (!data || live()) poll();
         })
-        .catch(poll);
+        .catch(function () { poll(); });
     }, INTERVAL_MS);
   }
 

@@ -117,6 +117,6 @@ def _candidate(values: list[ActionValue], reply: dict[str, Any]) -> tuple[Action
     raise engine.ReplayError(f"the logged reply {reply} is not one the search weighed")
 
 
-def _cards(reply: dict[str, Any]) -> list[str]:
+def _cards(reply: dict[str, Any]) -> list[Any]:
     cards = reply.get("cards")
     return list(cards) if isinstance(cards, list) else [reply.get("card")]

@@ -50,7 +50,7 @@ def test_the_binomial_tail_matches_a_direct_sum():
         (Counts(40, 14), Counts(400, 40), False),  # 35 % against 10 %: p = 1.8e-5, not yet
         (Counts(19, 19), Counts(100, 5), False),  # below the minimum sample
         (Counts(20, 20), Counts(19, 0), False),  # the pool below it: nothing to compare
-        (Counts(400, 60), Counts(4000, 400), False),  # significant, but not twice the rate
+        (Counts(2000, 300), Counts(20000, 2000), False),  # significant, but not twice the rate
         (Counts(20, 3), Counts(1000, 0), False),  # a few faults against a clean pool
         (Counts(30, 30), Counts(100, 60), False),  # bots fault everywhere: not the host
     ],

@@ -4,6 +4,7 @@ import pytest
 from django.db import connection
 
 from arena.core.tasks import probe
+from tests.sandbox.harness import require_backend
 from tests.support.worker import start_worker, stop_worker
 from tests.test_layout import _is_stdlib
 
@@ -44,3 +45,15 @@ def test_healthz_says_when_uploaded_bots_cannot_run(client, db, settings):
     assert response.status_code == 200  # the site itself is up
     assert response.json()["sandbox"] == "the subprocess backend does not isolate bots"
     assert client.get("/healthz/?sandbox=required").status_code == 503
+
+
+@pytest.mark.docker
+def test_healthz_says_when_the_oci_runtime_asked_for_is_missing(client, db, settings):
+    require_backend("docker")
+    settings.ARENA_SANDBOX_BACKEND = "docker"
+    settings.ARENA_SANDBOX_RUNTIME = "onecard-no-such-runtime"
+    response = client.get("/healthz/?sandbox=required")
+    assert response.status_code == 503
+    assert response.json()["sandbox"].startswith(
+        "OCI runtime 'onecard-no-such-runtime' is not registered with the Docker engine"
+    )

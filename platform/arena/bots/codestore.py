@@ -14,7 +14,7 @@ from typing import IO, Any
 
 from django.core.files.base import ContentFile, File
 from django.core.files.storage import Storage
-from django.db import IntegrityError, models, transaction
+from django.db import models
 from django.utils.deconstruct import deconstructible
 
 
@@ -45,14 +45,10 @@ class DatabaseCodeStorage(Storage):
         return ContentFile(self._content(name), name=name)
 
     def _save(self, name: str, content: IO[bytes]) -> str:
+        # `save` has picked a free name; one taken since then fails the upload's
+        # transaction, as the version's own unique number would.
         content.seek(0)
-        data = content.read()
-        try:
-            with transaction.atomic():
-                StoredCode.objects.create(name=name, content=data)
-        except IntegrityError:
-            # Taken since get_available_name looked: pick another, as it would.
-            return self._save(self.get_available_name(name), content)
+        StoredCode.objects.create(name=name, content=content.read())
         return name
 
     def exists(self, name: str) -> bool:

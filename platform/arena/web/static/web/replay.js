@@ -132,6 +132,7 @@
       list.appendChild(item);
       return item;
     });
+    document.dispatchEvent(new CustomEvent("replay:events"));
   }
 
   /* --- bot output (stderr and debug), shown only when the page carries it ------- */
@@ -283,6 +284,8 @@
         li.classList.toggle("current", Number(li.dataset.event) === state.index - 1);
       });
     });
+    // For what else shows the moment (the analysis, static/web/analysis.js).
+    document.dispatchEvent(new CustomEvent("replay:frame", { detail: { index: state.index } }));
   }
 
   /* --- navigation ---------------------------------------------------------------- */

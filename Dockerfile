@@ -5,6 +5,15 @@
 # (onecard-bot-base:bookworm, Debian's python3 3.11): apt and PyPI are the only
 # sources. Build from the repository root:  docker build -t onecard-arena:latest .
 ARG BASE=onecard-bot-base:bookworm
+
+# The dependency list alone, read from pyproject.toml: the layer that installs it is
+# keyed on this file's content, so editing the rest of pyproject.toml (tool settings)
+# reuses the installed dependencies.
+FROM ${BASE} AS requirements
+COPY pyproject.toml /pyproject.toml
+RUN python3 -c 'import tomllib; print("\n".join(tomllib.load(open("/pyproject.toml", "rb"))["project"]["dependencies"]))' \
+        > /requirements.txt
+
 FROM ${BASE}
 
 ENV PYTHONDONTWRITEBYTECODE=1 \
@@ -22,11 +31,11 @@ RUN apt-get update -qq \
     && rm -rf /var/lib/apt/lists/* /var/cache/apt/* \
     && python3 -m venv /opt/venv
 
-# The dependencies alone, read from pyproject.toml, so that a code change reuses this
-# layer. EXTRA_CA_CERTS (PEM) is for a build behind a TLS-intercepting proxy: those
+# The dependencies before the code, so that a code change reuses this layer.
+# EXTRA_CA_CERTS (PEM) is for a build behind a TLS-intercepting proxy: those
 # certificates are trusted beside pip's own for this step and not kept.
 ARG EXTRA_CA_CERTS=""
-COPY pyproject.toml /tmp/pyproject.toml
+COPY --from=requirements /requirements.txt /tmp/requirements.txt
 RUN set -eu; \
     if [ -n "$EXTRA_CA_CERTS" ]; then \
         bundle=/tmp/ca.pem; \
@@ -34,15 +43,13 @@ RUN set -eu; \
         printf '%s\n' "$EXTRA_CA_CERTS" >> "$bundle"; \
         export PIP_CERT="$bundle"; \
     fi; \
-    python -c 'import tomllib; print("\n".join(tomllib.load(open("/tmp/pyproject.toml", "rb"))["project"]["dependencies"]))' \
-        > /tmp/requirements.txt; \
     pip install --quiet -r /tmp/requirements.txt; \
-    rm -f /tmp/ca.pem /tmp/requirements.txt /tmp/pyproject.toml
+    rm -f /tmp/ca.pem /tmp/requirements.txt
 
 # The code runs from /app as in a checkout (PYTHONPATH, not an install into
 # site-packages), so that the settings find bots_examples/ beside it.
 WORKDIR /app
-COPY manage.py pyproject.toml ./
+COPY manage.py ./
 COPY engine engine
 COPY sandbox sandbox
 COPY bots_examples bots_examples

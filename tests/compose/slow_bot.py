@@ -1,5 +1,5 @@
 """A sound bot that thinks for a while in long matches: the first legal card (or a
-draw), after 100 ms from a match's third game on. Qualification plays matches of two
+draw), after 300 ms from a match's third game on. Qualification plays matches of two
 games, so it qualifies at full speed; a ladder match (four games) then lasts long
 enough to kill its worker in the middle of it."""
 
@@ -15,7 +15,7 @@ for line in sys.stdin:
         game = message["game"]
     if kind == "turn":
         if game >= 2:
-            time.sleep(0.1)
+            time.sleep(0.3)
         if message["legal"]:
             reply = {"action": "play", "card": message["legal"][0], "suit": "S", "call": True}
         else:

@@ -285,3 +285,52 @@ def test_it_runs_as_a_process_next_to_the_engine(tmp_path):
     start_reply, turn_reply = (json.loads(line) for line in done.stdout.splitlines())
     assert start_reply == {}
     assert turn_reply["action"] == "draw" or turn_reply["card"] in turn["legal"]
+
+
+def swapped_hidden_cards(log: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The log with two cards ``seat`` never saw swapped everywhere (deck, draws,
+    reshuffles, the final hands): the same game for that seat, other hands for
+    the rest."""
+    seen: set[str] = set()
+    for exchange in engine.seat_messages(log, seat):
+        message = exchange.message
+        if message["type"] in ("turn", "catch"):
+            seen |= {*message["hand"], message["top"]}
+            for event in message["events"]:
+                seen |= set(event.get("cards", [])) | {event.get("card")}
+    unseen = [code for code in CODES if code not in seen]
+    # One of them held by another seat at the end, so that the hands differ.
+    held = {code: s for s, hand in enumerate(log["result"]["hands"]) for code in hand}
+    x = next(code for code in unseen if code in held)
+    y = next(code for code in unseen if held.get(code) != held[x])
+    text = json.dumps(log)
+    text = text.replace(f'"{x}"', '"@@"').replace(f'"{y}"', f'"{x}"').replace('"@@"', f'"{y}"')
+    return json.loads(text)
+
+
+def seat_analyses(log: dict[str, Any], *, seat: int, iterations: int) -> list[list[ActionValue]]:
+    """What a search fed ``seat``'s messages, and nothing else, makes of each of
+    its decisions."""
+    player = SearchPlayer(seed=0, iterations=iterations)
+    analyses = []
+    for exchange in engine.seat_messages(log, seat):
+        player.observe(exchange.message)
+        if exchange.message["type"] in ("turn", "catch") and exchange.reply is not None:
+            analyses.append(player.analyse(exchange.message))
+    return analyses
+
+
+def test_a_games_analysis_uses_only_what_the_seat_saw():
+    bots = [heuristic_bot.make_bot(s) for s in range(3)]
+    log = engine.play_game(bots, seed=8)
+    other = swapped_hidden_cards(log, seat=0)
+    assert other["deck"] != log["deck"]
+    assert other["result"]["hands"] != log["result"]["hands"]
+    first = seat_analyses(log, seat=0, iterations=40)
+    assert seat_analyses(other, seat=0, iterations=40) == first
+    # The swap is real: some other seat was told of other cards.
+    assert any(
+        [x.message for x in engine.seat_messages(other, seat)]
+        != [x.message for x in engine.seat_messages(log, seat)]
+        for seat in (1, 2)
+    )

@@ -48,3 +48,5 @@ ARENA_SANDBOX_BACKEND = env_choice(  # noqa: F405
 ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", True)  # noqa: F405
 # Tests read bands right after the games that move them.
 ARENA_BAND_CACHE_SECONDS = 0
+# Tests quarantine hosts and look at once.
+ARENA_WORKER_STATE_SECONDS = env_int("ARENA_WORKER_STATE_SECONDS", 0, minimum=0)  # noqa: F405

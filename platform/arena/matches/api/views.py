@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
@@ -207,7 +208,9 @@ class MatchLogsArchiveApi(APIView):
     """Every game log of the match as one zip, each as this user may see it
     (arena.matches.archives: bounded in size)."""
 
-    @extend_schema(responses={(200, "application/zip"): bytes}, operation_id="matches_logs")
+    @extend_schema(
+        responses={(200, "application/zip"): OpenApiTypes.BINARY}, operation_id="matches_logs"
+    )
     def get(self, request, pk: int):
         match = get_object_or_404(Match, pk=pk)
         return archive_response(

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema, inline_serializer
 from rest_framework import serializers
 from rest_framework.permissions import IsAuthenticated
@@ -44,7 +45,7 @@ class GameLogApi(APIView):
     `onecard rerun` reads. Other owners' stderr, debug and private fault detail are
     left out."""
 
-    @extend_schema(responses=serializers.JSONField(), operation_id="games_log")
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="games_log")
     def get(self, request, pk: int):
         return Response(game_replay_for_user(user=request.user, game=game_get(pk=pk))["log"])
 
@@ -52,7 +53,7 @@ class GameLogApi(APIView):
 class MatchGameLogApi(APIView):
     """The log of a match's game by its number on the match page (1 for the first)."""
 
-    @extend_schema(responses=serializers.JSONField(), operation_id="matches_game_log")
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="matches_game_log")
     def get(self, request, pk: int, number: int):
         found = get_object_or_404(Game.objects.only("pk"), match_id=pk, number=number - 1)
         game = game_get(pk=found.pk)
@@ -65,7 +66,7 @@ class QualificationGameLogApi(APIView):
 
     permission_classes = [IsAuthenticated]
 
-    @extend_schema(responses=serializers.JSONField(), operation_id="versions_qualification_log")
+    @extend_schema(responses=OpenApiTypes.OBJECT, operation_id="versions_qualification_log")
     def get(self, request, pk: int, number: int):
         game = qualification_game_get_for_owner(user=request.user, version_pk=pk, number=number)
         return Response(qualification_game_replay(game=game)["log"])

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -151,7 +152,9 @@ class TournamentLogsArchiveApi(APIView):
     """Every game log of the tournament's matches as one zip, each as this user may
     see it (arena.matches.archives: bounded in size)."""
 
-    @extend_schema(responses={(200, "application/zip"): bytes}, operation_id="tournaments_logs")
+    @extend_schema(
+        responses={(200, "application/zip"): OpenApiTypes.BINARY}, operation_id="tournaments_logs"
+    )
     def get(self, request: Request, pk: int) -> Any:
         tournament = get_object_or_404(Tournament, pk=pk)
         return archive_response(

@@ -326,6 +326,7 @@ def test_the_production_stack_plays_through_a_dead_worker(stack: Stack) -> None:
         lambda: _just_started(stack), timeout=120, what="a ladder match to start", every=0.2
     )
     victim = by_host[host]
+    wait_for(lambda: stack.bot_containers(host), timeout=5, what="its bot containers", every=0.2)
     victim.kill()
     # Its bot containers outlive it: siblings on the host's engine.
     assert stack.bot_containers(host)

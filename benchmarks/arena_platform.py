@@ -608,8 +608,8 @@ def part_platform_cpu(args: argparse.Namespace) -> None:
 
 
 def tree_cpu_seconds(root: int) -> float:
-    """User + system CPU of a live process tree, with what its members' reaped
-    children used (a pool process's finished bwrap bots)."""
+    """User + system CPU of a live process tree, with what the children its members
+    reaped used."""
     total = 0.0
     for pid in process_tree(root):
         try:
@@ -624,9 +624,10 @@ def part_scaling(args: argparse.Namespace) -> None:
     """Throughput end to end with 1, 2 and 4 worker processes (`--worker-counts`) on
     each backend (`--backends`): the same plan of `--matches` matches per cell, after
     an untimed warm-up, and where the time went. The CPU columns are shares of one
-    core over the cell's wall time: the worker's process tree (with its bwrap bots;
-    docker bots run under the Docker daemon instead), PostgreSQL's and Redis's
-    server processes, and the whole machine, which includes whatever else it runs."""
+    core over the cell's wall time: the worker's processes (its own work: the
+    bots' CPU is not in it, docker's run under the Docker daemon and bwrap's are
+    not reaped into the worker's accounts), PostgreSQL's and Redis's server
+    processes, and the whole machine, which includes whatever else it runs."""
     plan = match_plan(args.matches)
     cores = os.cpu_count() or 1
     counts = [int(count) for count in args.worker_counts.split(",")]
@@ -636,7 +637,7 @@ def part_scaling(args: argparse.Namespace) -> None:
         "(1, 5, 15 min)"
     )
     print(
-        "| backend | worker processes | time | matches/min | games/s | worker tree CPU "
+        "| backend | worker processes | time | matches/min | games/s | worker CPU "
         "| PostgreSQL CPU | Redis CPU | machine busy | load before, after |"
     )
     print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|")

@@ -184,6 +184,8 @@ def rerun_game(
         )
     finally:
         mine.end_game(faulted=None, last=True)
+    if state.problem is not None:
+        raise engine.ReplayError(f"the log does not replay exactly: {state.problem}")
     return RerunReport(
         seat=seat,
         messages=state.asked,
@@ -217,6 +219,7 @@ class _Rerun:
         self.deviation: Deviation | None = None
         self.asked = 0
         self.same = 0
+        self.problem: str | None = None
 
     def _logged_meaning(self, exchange: engine.SeatExchange) -> Meaning:
         if exchange.reply is None and exchange.event is not None:
@@ -231,8 +234,10 @@ class _Rerun:
             on_log = self.deviation is None and index < len(self.logged)
             if on_log and self.logged[index].message == message:
                 self.same += 1
-            elif on_log:  # cannot happen while the game follows the log
-                raise AssertionError(f"message {index} is not the logged one")
+            elif on_log and self.problem is None:
+                # Every reply so far meant what the logged one did, so the engine
+                # should have built the logged message: the log is not this game's.
+                self.problem = f"message {index + 1} is not the one in the log"
             fault: BotFault | None = None
             reply: Any = None
             try:

@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class Recorder:
-    """Plays like ``bot`` and keeps every message the seat was sent, with the time
-    each reply took."""
+    """Plays like ``bot`` and keeps every message the seat was sent, with the CPU
+    time each reply took (a loaded machine's waits left out)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -34,9 +34,9 @@ class Recorder:
 
     def __call__(self, message: dict[str, Any]) -> Any:
         self.messages.append(json.loads(json.dumps(message)))
-        started = time.perf_counter()
+        started = time.process_time()
         reply = self.bot(message)
-        self.seconds.append(time.perf_counter() - started)
+        self.seconds.append(time.process_time() - started)
         return reply
 
 
@@ -67,7 +67,9 @@ def test_it_is_a_builtin_example():
 def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
     budget_ms = 4
     for players in range(engine.MIN_PLAYERS, engine.MAX_PLAYERS + 1):
-        searcher = Recorder(SearchPlayer(seed=players, budget_ms=budget_ms))
+        searcher = Recorder(
+            SearchPlayer(seed=players, budget_ms=budget_ms, clock=time.process_time)
+        )
         others = [heuristic_bot.make_bot(s) for s in range(players - 1)]
         seat = players // 2
         bots = [*others[:seat], searcher, *others[seat:]]
@@ -75,9 +77,9 @@ def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
         assert log["result"]["faults"] == [], (players, log["result"])
         decisions = [m for m in searcher.messages if m["type"] == "turn"]
         assert decisions, players
-        # The budget plus generous room for a loaded machine: the clock is checked
-        # every few playouts, never a whole search late.
-        assert max(searcher.seconds) < budget_ms / 1000 + 0.25, (players, max(searcher.seconds))
+        # The budget and a little: the clock is read every few playouts, so a reply
+        # is never a whole search late. (The sandbox tests hold it to wall time.)
+        assert max(searcher.seconds) < budget_ms / 1000 + 0.05, (players, max(searcher.seconds))
 
 
 def test_a_turn_lists_every_legal_reply_best_first():

@@ -35,6 +35,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 
 import engine
 from arena.bots import services
@@ -400,6 +401,10 @@ def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersi
     qualification_games_replace(
         version_id=version_id, games=[(game.seat, game.log) for game in qualifying.games]
     )
+    for game in report["games"]:
+        replay = reverse("web:qualification-game-replay", args=[version_id, game["game"]])
+        for note in game["fault_notes"]:
+            note["replay_url"] = f"{replay}#frame={note['event'] + 1}"
     reason = ""
     if not passed:
         reason = "Qualification failed: " + (

@@ -1,6 +1,6 @@
-"""Recording a played match: games, seat totals, fault streaks, ratings, the
-tournament's progress and the worker host's counts, in ONE transaction, only
-while this worker holds the lease.
+"""Recording a played match: games, seat totals, fault streaks, ratings and the
+tournament's progress, in ONE transaction, only while this worker holds the lease;
+then the worker host's counts (arena.play.workers).
 
 A worker whose lease was taken over must not write a second result: the first
 statement marks the match done only if its row still names this worker's lease
@@ -35,7 +35,7 @@ from arena.tournaments.services import tournament_match_finished
 
 from .leases import Claim, SeatToPlay, match_append_error
 from .sql import match_finish_if_held
-from .workers import bot_versions_blame_clear, worker_host_match_recorded, worker_host_of
+from .workers import worker_host_match_recorded, worker_host_of
 
 logger = logging.getLogger(__name__)
 
@@ -87,7 +87,7 @@ def match_record_result(
     # written, and the transaction holds its locks for less time.
     played = _played_match(claim=claim, logs=games)
     try:
-        return _result_write(claim=claim, played=played, backend=backend, stopped=stopped)
+        match = _result_write(claim=claim, played=played, backend=backend, stopped=stopped)
     except _LeaseLost:
         pass
     except DatabaseError:
@@ -95,6 +95,14 @@ def match_record_result(
         # worker's, that is why (its new holder has written its games).
         if _holds(claim):
             raise
+    else:
+        faults = played.faults_by_version()
+        worker_host_match_recorded(
+            host=worker_host_of(claim.token),
+            versions=sorted(faults),
+            faulted=any(faults.values()),
+        )
+        return match
     logger.warning("match %s: result discarded, lease no longer held", claim.match.pk)
     return None
 
@@ -155,14 +163,6 @@ def _result_write(
             promotion_record_match(match=match, games=played.games)
         if match.kind == Match.Kind.CHALLENGE:
             _challenge_played_notify(match=match, claim=claim, played=played)
-        # Last: the host's row is locked until the COMMIT, for this host's writes only.
-        faults = played.faults_by_version()
-        if worker_host_match_recorded(
-            host=worker_host_of(claim.token), faulted=any(faults.values())
-        ):
-            # Played on a host quarantined meanwhile: its faults do not count. After
-            # the COMMIT: the bots' rows come before the host's in the lock order.
-            transaction.on_commit(lambda: bot_versions_blame_clear(version_ids=sorted(faults)))
     return match
 
 

@@ -2,6 +2,8 @@
 
 Every recorded match, and every attempt lost to the infrastructure, is counted
 against the host that held it: ARENA_WORKER_NAME, the first part of a lease token.
+Recorded matches are added to the host's row every few seconds per process, off the
+result's transaction; a lost attempt in the transaction that gives the match back.
 The review (beat, every 30 s) tests each host in rotation against the others
 (`arena.play.fault_rates`) and quarantines one whose matches go bad far more often:
 its workers stop claiming (each sends the match it was given back to its queue and
@@ -16,15 +18,18 @@ themselves stand as recorded (games, ratings, standings): see docs/scaling.md.
 from __future__ import annotations
 
 import logging
+import threading
 import time
+from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 from django.conf import settings
-from django.db import transaction
+from django.db import DatabaseError, transaction
 from django.utils import timezone
 
 from arena.bots.models import Bot, BotVersion
 from arena.bots.services import OFF_LADDER_REASON
+from arena.core import statements
 from arena.matches.models import Match, MatchSeat
 
 from . import sql
@@ -52,12 +57,71 @@ def worker_host_of(token: str) -> str:
     return token.split(":", 1)[0]
 
 
-def worker_host_match_recorded(*, host: str, faulted: bool) -> bool:
-    """Count a recorded match; True when the host is quarantined. In the result's
-    transaction, after everything else it locks (the host's row comes last)."""
-    return sql.worker_host_count(
-        name=host, now=timezone.now(), matches=1, faulted=int(faulted), failures=0
-    )
+@dataclass
+class _Pending:
+    """Recorded matches of this process not yet added to their host's row."""
+
+    matches: int = 0
+    faulted: int = 0
+    versions: set[int] = field(default_factory=set)
+
+
+_pending: dict[str, _Pending] = {}
+_pending_lock = threading.Lock()
+_flushed_at = 0.0
+
+
+def worker_host_match_recorded(*, host: str, versions: list[int], faulted: bool) -> None:
+    """Count a match once its result has committed (`versions` played in it).
+
+    The counts reach the host's row at most every ARENA_WORKER_STATE_SECONDS (with
+    every match when 0), in a transaction of their own whose COMMIT does not wait
+    for the disk: one host's processes do not queue on its row behind each other's
+    result commits, and a crash loses a few seconds of statistics at most."""
+    with _pending_lock:
+        pending = _pending.setdefault(host, _Pending())
+        pending.matches += 1
+        pending.faulted += faulted
+        pending.versions.update(versions)
+        due = time.monotonic() - _flushed_at >= settings.ARENA_WORKER_STATE_SECONDS
+    if due:
+        worker_host_counts_flush()
+
+
+def worker_host_counts_flush() -> None:
+    """Add this process's pending counts to their hosts' rows. A host found
+    quarantined meanwhile has the faults of those matches taken off the bots'
+    streaks, as the review does for the matches before."""
+    global _flushed_at
+    with _pending_lock:
+        pending = dict(_pending)
+        _pending.clear()
+        _flushed_at = time.monotonic()
+    for host, counts in sorted(pending.items()):
+        try:
+            with transaction.atomic():
+                statements.commit_asynchronously()
+                quarantined = sql.worker_host_count(
+                    name=host,
+                    now=timezone.now(),
+                    matches=counts.matches,
+                    faulted=counts.faulted,
+                    failures=0,
+                )
+        except DatabaseError:
+            # The results are in; their counts wait for the next flush.
+            logger.warning("could not count %d matches for worker host %s", counts.matches, host)
+            with _pending_lock:
+                kept = _pending.setdefault(host, _Pending())
+                kept.matches += counts.matches
+                kept.faulted += counts.faulted
+                kept.versions |= counts.versions
+            continue
+        if quarantined:
+            try:
+                bot_versions_blame_clear(version_ids=sorted(counts.versions))
+            except DatabaseError:
+                logger.exception("could not clear the bots of quarantined host %s", host)
 
 
 def worker_host_attempt_failed(*, host: str) -> None:
@@ -131,13 +195,7 @@ def worker_hosts_review(*, now: datetime | None = None) -> list[WorkerHost]:
                 )
                 host.save(update_fields=["matches", "faulted", "failures"])
     if flagged:
-        bot_versions_blame_clear(
-            version_ids=list(
-                BotVersion.objects.filter(consecutive_faulted_matches__gt=0).values_list(
-                    "pk", flat=True
-                )
-            )
-        )
+        bot_versions_blame_clear()
     return [host for host, _reason in flagged]
 
 
@@ -169,29 +227,66 @@ def _streak(version_id: int, *, excluded: set[str], limit: int) -> int:
     return streak
 
 
-def bot_versions_blame_clear(*, version_ids: list[int]) -> list[int]:
-    """Count the versions' fault streaks again without the matches of quarantined
-    hosts, and put back on the ladder those that a streak took off and that are now
-    under the limit (unless the bot has another active version by now). Returns the
-    ids put back. Takes the versions' row locks in id order, then for each one put
-    back its bot's and its own (the lock order of arena.bots.services): outside a
-    result's transaction."""
+def bot_versions_blame_clear(*, version_ids: list[int] | None = None) -> list[int]:
+    """Take the matches of quarantined hosts out of the bots' fault streaks: count
+    the streaks again without them, and put back on the ladder each version whose
+    streak took it off only with their help (unless its bot has another active
+    version by now). All versions, or those of `version_ids`. Returns the ids put
+    back. Takes the versions' row locks in id order, then for each one put back its
+    bot's and its own (the lock order of arena.bots.services): outside a result's
+    transaction."""
     excluded = set(
         WorkerHost.objects.filter(quarantined_at__isnull=False).values_list("name", flat=True)
     )
-    if not excluded or not version_ids:
+    if not excluded or version_ids == []:
         return []
     limit = settings.ARENA_FAULT_STREAK_LIMIT
-    cleared = []
+    chosen = (
+        BotVersion.objects.all()
+        if version_ids is None
+        else BotVersion.objects.filter(pk__in=version_ids)
+    )
     with transaction.atomic():
-        versions = BotVersion.objects.select_for_update(no_key=True).filter(pk__in=version_ids)
-        for pk, old in versions.order_by("pk").values_list("pk", "consecutive_faulted_matches"):
+        streaking = chosen.select_for_update(no_key=True).filter(consecutive_faulted_matches__gt=0)
+        for pk, old in streaking.order_by("pk").values_list("pk", "consecutive_faulted_matches"):
             streak = _streak(pk, excluded=excluded, limit=max(limit, old))
             if streak != old:
                 BotVersion.objects.filter(pk=pk).update(consecutive_faulted_matches=streak)
-            if old >= limit > streak:
-                cleared.append(pk)
-    return [pk for pk in cleared if _back_on_the_ladder(pk)]
+    removed = chosen.filter(
+        status=BotVersion.Status.FAILED, status_reason__startswith=OFF_LADDER_REASON
+    ).values_list("pk", flat=True)
+    return [
+        pk
+        for pk in removed.order_by("pk")
+        if _removed_with_their_help(pk, excluded=excluded, limit=limit) and _back_on_the_ladder(pk)
+    ]
+
+
+# How far back a version's matches are read to find the streak that took it off.
+REMOVAL_LOOKBACK = 100
+
+
+def _removed_with_their_help(version_id: int, *, excluded: set[str], limit: int) -> bool:
+    """Whether the last time the version's streak reached the limit, it would not
+    have without the matches of the `excluded` hosts. The matches are replayed in
+    the order they were recorded; clean matches played after it left the ladder
+    (already queued then) have reset its streak since, so the streak as it is now
+    cannot tell."""
+    seats = (
+        MatchSeat.objects.filter(bot_version_id=version_id, match__state=Match.State.DONE)
+        .order_by("-match__finished_at", "-match_id")
+        .values_list("faults", "match__worker")[:REMOVAL_LOOKBACK]
+    )
+    streak = without = 0
+    helped = False
+    for faults, worker in reversed(list(seats)):
+        on_excluded = worker_host_of(worker) in excluded
+        streak = streak + 1 if faults else 0
+        if not on_excluded:
+            without = without + 1 if faults else 0
+        if streak == limit:
+            helped = without < limit
+    return helped
 
 
 def _back_on_the_ladder(version_id: int) -> bool:

@@ -47,6 +47,10 @@ def test_the_version_page_says_what_went_wrong_and_links_to_the_moment(client, b
     replay = reverse("web:qualification-game-replay", args=[version.pk, faulted["game"]])
     assert note["sentence"] in html
     assert f'href="{replay}#frame={note["event"] + 1}"' in html
+    api = client.get(f"/api/v1/versions/{version.pk}/").json()
+    (shown,) = [n for g in api["qualification"]["games"] for n in g["fault_notes"]][:1]
+    assert shown["replay_url"] == f"{replay}#frame={note['event'] + 1}"
+    assert shown["sentence"] == note["sentence"]
 
     page = client.get(replay)
     assert page.status_code == 200

@@ -200,3 +200,51 @@ def test_a_quarantined_host_hands_its_match_back_untouched(settings):
         run_match.apply(args=[match.pk], throw=True)
     match.refresh_from_db()
     assert (match.state, match.attempts, match.worker) == (Match.State.QUEUED, 0, "")
+
+
+def _crasher_seen_clean_later(victim: BotVersion, steady: BotVersion) -> None:
+    """A clean match of the victim (its code replaced by a good bot's for one
+    match), as when a match queued before it left the ladder is played elsewhere."""
+    source = victim.code.name
+    victim.code.name = steady.code.name
+    victim.save(update_fields=["code"])
+    match_run(match_id=match_with_seats([victim, steady], games_planned=1).pk)
+    victim.code.name = source
+    victim.save(update_fields=["code"])
+
+
+def test_a_victim_comes_back_even_after_a_clean_match_reset_its_streak(settings):
+    settings.ARENA_FAULT_STREAK_LIMIT = 2
+    settings.ARENA_WORKER_MIN_MATCHES = 2
+    victim = ActiveBotVersionFactory(source=CRASHER)
+    steady = ActiveBotVersionFactory()
+    settings.ARENA_WORKER_NAME = "bad"
+    for _ in range(2):
+        match_run(match_id=match_with_seats([victim, steady], games_planned=1).pk)
+    settings.ARENA_WORKER_NAME = "good"
+    _crasher_seen_clean_later(victim, steady)
+    victim.refresh_from_db()
+    assert (victim.status, victim.consecutive_faulted_matches) == (BotVersion.Status.FAILED, 0)
+    _host("good-2", matches=60, faulted=0)
+    _played_more_bad_matches("bad")
+    assert [host.name for host in worker_hosts_review()] == ["bad"]
+    victim.refresh_from_db()
+    assert victim.status == BotVersion.Status.ACTIVE
+
+
+def test_a_version_its_own_faults_took_off_stays_off(settings):
+    settings.ARENA_FAULT_STREAK_LIMIT = 2
+    settings.ARENA_WORKER_MIN_MATCHES = 2
+    victim = ActiveBotVersionFactory(source=CRASHER)
+    steady = ActiveBotVersionFactory()
+    settings.ARENA_WORKER_NAME = "good"
+    for _ in range(2):  # off the ladder on a good host: its own doing
+        match_run(match_id=match_with_seats([victim, steady], games_planned=1).pk)
+    settings.ARENA_WORKER_NAME = "bad"
+    match_run(match_id=match_with_seats([victim, steady], games_planned=1).pk)
+    _host("good-2", matches=60, faulted=0)
+    _played_more_bad_matches("bad")
+    assert [host.name for host in worker_hosts_review()] == ["bad"]
+    victim.refresh_from_db()
+    assert victim.status == BotVersion.Status.FAILED
+    assert victim.consecutive_faulted_matches == 2  # the bad host's match left out

@@ -6,17 +6,24 @@ from __future__ import annotations
 import io
 import json
 import zipfile
+from functools import partial
 
 import pytest
 from django.urls import reverse
 from rest_framework.authtoken.models import Token
 
+import sandbox
 from arena.matches.logs import log_compress, log_decompress
 from arena.matches.models import Match
-from sandbox.rerun import LogUnavailable, log_load
-from tests.arena.factories import ActiveBotVersionFactory, BotFactory
+from arena.play.leases import match_claim, worker_token
+from arena.play.results import match_record_result
+from sandbox.backends.local import launch_subprocess
+from sandbox.rerun import LogUnavailable, log_load, rerun_game
+from tests.arena.factories import ActiveBotVersionFactory, BotFactory, match_with_seats
 from tests.arena.play.test_qualification_faults import failed
 from tests.arena.web.games import played_match
+from tests.sandbox.harness import BOTS
+from tests.sandbox.test_rerun import LIMITS, lines_of_game, recorder
 
 pytestmark = pytest.mark.django_db
 
@@ -125,3 +132,33 @@ def test_onecard_fetches_a_log_by_the_sites_address(live_server):
     assert log["format"] == "onecard-replay/1"
     with pytest.raises(LogUnavailable, match="refused the token"):
         log_load(url, token="not-a-token")
+
+
+def test_a_game_served_by_the_site_reruns_byte_for_byte(client, alice, bob, tmp_path):
+    """Played and recorded as a worker does, downloaded from the API as its owner
+    would, rerun with the same bot: the same lines, byte for byte."""
+    bot, record = recorder(tmp_path, "mine")
+    mine = ActiveBotVersionFactory(bot=BotFactory(owner=alice, name="mine"))
+    theirs = ActiveBotVersionFactory(bot=BotFactory(owner=bob, name="sound"))
+    result = sandbox.run_match(
+        [sandbox.BotProgram("mine", bot), sandbox.BotProgram("sound", BOTS / "first_legal.py")],
+        games=2,
+        seed=4,
+        backend="subprocess",
+        limits=LIMITS,
+        allow_unsandboxed=True,
+    )
+    match = match_with_seats([mine, theirs], games_planned=2)
+    claim = match_claim(match_id=match.pk, token=worker_token())
+    assert match_record_result(claim=claim, games=result.games, backend="subprocess")
+    on_server = lines_of_game(record, 1)
+
+    client.force_login(alice)
+    log = client.get(f"/api/v1/matches/{match.pk}/games/2/log/").json()
+    again, rerun_record = recorder(tmp_path, "again")
+    program = sandbox.BotProgram("again", again)
+    report = rerun_game(
+        log, seat=log["seating"].index(0), launch=partial(launch_subprocess, program)
+    )
+    assert report.deviation is None
+    assert rerun_record.read_bytes().splitlines(keepends=True) == on_server

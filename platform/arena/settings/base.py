@@ -112,16 +112,24 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 ensure_dirs(STATIC_ROOT)
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
+BOT_CODE_STORAGES = {
+    "filesystem": {
+        "BACKEND": "arena.bots.storage.PrivateFileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "bot-code")},
+    },
+    # For workers that share no disk with the site (arena.bots.codestore).
+    "database": {"BACKEND": "arena.bots.codestore.DatabaseCodeStorage"},
+}
+ARENA_BOT_CODE_STORAGE = env_choice(
+    "ARENA_BOT_CODE_STORAGE", "filesystem", tuple(BOT_CODE_STORAGES)
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Production collects hashed copies (arena.settings.production); here files are
     # served as they lie, with or without DEBUG.
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     # Uploaded bot code: private, outside MEDIA_ROOT, and a storage that has no URL.
-    "bot_code": {
-        "BACKEND": "arena.bots.storage.PrivateFileSystemStorage",
-        "OPTIONS": {"location": str(VAR_DIR / "bot-code")},
-    },
+    "bot_code": BOT_CODE_STORAGES[ARENA_BOT_CODE_STORAGE],
 }
 
 # WhiteNoise serves the static files, with DEBUG off too (`make run` runs

@@ -40,12 +40,24 @@ def play_game(
     ruleset: Ruleset | str | dict[str, Any] | None = None,
     names: Sequence[str] | None = None,
     game: int = 0,
+    watch: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play one game and return its log (REPLAY.md).
 
     ``bots[s]`` answers seat ``s``'s messages. ``deck`` fixes the order (codes,
     index 0 = top); otherwise it is shuffled from ``seed``, which also drives
     reshuffles (a fresh seed is drawn and logged when None).
+
+    ``watch``, if given, is called once, before the first message, with the log
+    being written: its ``events`` list grows as the game is played and it has no
+    ``result`` yet. It is for reading only (another thread may follow it); a
+    spectator costs the game nothing per move.
+
+    >>> seen = []
+    >>> drawer = lambda message: {"action": "draw"}
+    >>> log = play_game([drawer, drawer], seed=3, ruleset={"turn_limit": 4}, watch=seen.append)
+    >>> seen[0]["events"] is log["events"], "result" in seen[0]
+    (True, False)
     """
     players = len(bots)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -59,8 +71,7 @@ def play_game(
     deck_codes = [CODES[c] for c in deck_order(deck, seed)]
     state = GameState.new(players, rules, deck=deck_codes, seed=seed, record=True)
     match = _Match(list(bots), state, list(names), game)
-    match.run()
-    return {
+    log: dict[str, Any] = {
         "format": LOG_FORMAT,
         "ruleset": rules.to_dict(),
         "players": players,
@@ -68,9 +79,11 @@ def play_game(
         "seed": seed,
         "deck": deck_codes,
         "events": match.events,
-        "result": state.result(),
-        "debug": match.debug,
     }
+    if watch is not None:
+        watch(log)
+    match.run()
+    return {**log, "result": state.result(), "debug": match.debug}
 
 
 def _check_names(names: Sequence[str] | None, players: int) -> list[str]:
@@ -254,6 +267,17 @@ def _card(code: Any) -> int:
     if type(code) is not str or code not in CARD_OF:
         raise _Malformed
     return CARD_OF[code]
+
+
+def event_view(event: Event, seat: int | None) -> Event:
+    """A copy of ``event`` as ``seat`` may see it, as the protocol shows it to a bot:
+    other seats' drawn cards hidden, a reshuffle without its order. ``None`` is a
+    spectator, who sees no seat's cards.
+
+    >>> event_view({"seat": 1, "kind": "draw", "count": 1, "cards": ["4C"]}, None)
+    {'seat': 1, 'kind': 'draw', 'count': 1}
+    """
+    return _event_view(event, -1 if seat is None else seat)
 
 
 def _event_view(event: Event, seat: int) -> Event:

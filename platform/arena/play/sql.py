@@ -5,11 +5,22 @@ values are parameters."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from typing import Any
 
 from arena.bots.models import Bot, BotVersion
-from arena.core.statements import Row, columns, db_time, fetch_all, models_from_rows, table
-from arena.matches.models import Match, MatchSeat
+from arena.core.statements import (
+    Row,
+    columns,
+    db_time,
+    execute,
+    fetch_all,
+    models_from_rows,
+    placeholders,
+    table,
+)
+from arena.matches.models import Game, Match, MatchSeat
 
 
 def match_claim_update(
@@ -62,3 +73,31 @@ def match_finish_if_held(*, match_id: int, token: str, now: datetime, backend: s
         [Match.State.DONE, db_time(now), backend, match_id, Match.State.RUNNING, token],
     )
     return models_from_rows(Match, rows)[0] if rows else None
+
+
+def match_lock_if_held(*, match_id: int, token: str) -> bool:
+    """Lock the match's row until the transaction ends if this worker still holds
+    it; False when the lease is no longer this worker's."""
+    rows = fetch_all(
+        f"UPDATE {table(Match)} SET worker = worker"  # noqa: S608
+        " WHERE id = %s AND state = %s AND worker = %s RETURNING id",
+        [match_id, Match.State.RUNNING, token],
+    )
+    return bool(rows)
+
+
+def games_delete_unkept(
+    *, match_id: int, keep: Sequence[int], only: Sequence[int] | None = None
+) -> None:
+    """Delete the game rows an earlier attempt at a match left: those numbered in
+    `only` (all when None), except those in `keep`. Such rows were never rated (a
+    rated match is done and never played again), so nothing refers to them."""
+    sql = f'DELETE FROM {table(Game)} WHERE "match_id" = %s'  # noqa: S608
+    params: list[Any] = [match_id]
+    if only is not None:
+        sql += f' AND "number" IN ({placeholders(len(only))})'
+        params += list(only)
+    if keep:
+        sql += f' AND "number" NOT IN ({placeholders(len(keep))})'
+        params += list(keep)
+    execute(sql, params)

@@ -6,4 +6,5 @@ from . import views
 
 urlpatterns = [
     path("games/<int:pk>/replay/", views.GameReplayApi.as_view(), name="api-game-replay"),
+    path("matches/<int:pk>/events/", views.MatchEventsApi.as_view(), name="api-match-events"),
 ]

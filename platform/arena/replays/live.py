@@ -16,7 +16,7 @@ Events (`event:` name, `data:` JSON, `id:` "game.frame" for Last-Event-ID):
   whether the game had ended (then the frame is the whole truth)};
 - `game-over`: {"game", "result", "replay": the replay page, or null};
 - `result`: the match is over: {"state", "seats": [{"bot", "wins", "games",
-  "faults"}], "error", "url"}; the stream ends.
+  "faults"}], "error", "url", "replays": each game's replay page}; the stream ends.
 """
 
 from __future__ import annotations
@@ -319,6 +319,10 @@ def _result_event(match_id: int) -> str:
             ],
             "error": match.error or None,
             "url": reverse("web:match-detail", args=[match_id]),
+            "replays": [
+                reverse("web:game-replay", args=[pk])
+                for pk in match.games.order_by("number").values_list("pk", flat=True)
+            ],
         },
     )
 

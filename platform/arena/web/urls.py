@@ -7,6 +7,7 @@ from arena.web.views import (
     bots,
     home,
     leaderboard,
+    live,
     matches,
     notifications,
     tournaments,
@@ -56,6 +57,8 @@ urlpatterns = [
     # Matches and replays.
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/status.json", matches.match_status, name="match-status"),
+    path("matches/<int:pk>/live/", live.match_live, name="match-live"),
+    path("live/pulse/", live.live_pulse, name="live-pulse"),
     path("games/<int:pk>/replay/", matches.game_replay, name="game-replay"),
     path("games/<int:pk>/log.json", matches.game_log_download, name="game-log"),
     # Tournaments.

@@ -58,10 +58,10 @@ def live_pulse(request: HttpRequest) -> StreamingHttpResponse:
 
 
 def _pulse_events(*, seconds: float) -> Iterator[str]:
-    yield "retry: 5000\n\n"
     seen = live_pulse_get()
+    yield "retry: 5000\n\n"
     ends = time.monotonic() + seconds
-    told = kept_alive = 0.0
+    told, kept_alive = 0.0, time.monotonic()
     while time.monotonic() < ends:
         time.sleep(PULSE_POLL_SECONDS)
         now = live_pulse_get()

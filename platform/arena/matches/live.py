@@ -11,6 +11,8 @@ Keys:
   "at": when it was written};
 - `match:<id>:game:<n>`: {"seating", "log": the log so far (a finished game's log
   in full), "marks": [[time, events published by then], ...], "over"};
+- `watched:<id>`: someone follows the match (a stream sets it every few seconds);
+  the worker publishes the games of a match nobody follows not at all;
 - `pulse`: when a match last started or ended, for the pages that list them.
 """
 
@@ -23,6 +25,9 @@ from django.core.cache import caches
 
 # Long enough for a spectator's stream to find the games of a match it follows.
 KEEP_SECONDS = 1800
+# A stream says it is watching every WATCHING_EVERY seconds; the mark lasts longer.
+WATCHING_EVERY = 2.0
+WATCHING_SECONDS = 10
 
 
 def _store() -> Any:
@@ -91,3 +96,12 @@ def live_pulse_touch() -> None:
 def live_pulse_get() -> float:
     value = _store().get("pulse")
     return float(value) if isinstance(value, int | float) else 0.0
+
+
+def live_watching_touch(*, match_id: int) -> None:
+    """A stream follows the match: the worker should publish its games."""
+    _store().set(f"watched:{match_id}", True, WATCHING_SECONDS)
+
+
+def live_watched(*, match_id: int) -> bool:
+    return bool(_store().get(f"watched:{match_id}"))

@@ -4,7 +4,9 @@ The sandbox hands each game's log to `LiveTable.watch` as the game starts (the
 engine appends its events to it as they happen) and to `game_over` as it ends.
 Both only keep a reference: the play thread never waits on the live store. This
 process's publishing thread wakes every ARENA_LIVE_PUBLISH_MS, and writes the
-games whose log grew since it last looked (arena.matches.live). Whatever the store
+games whose log grew since it last looked (arena.matches.live), if anyone is
+watching the match: most matches are never watched, and cost one read of the
+store per round. Whatever the store
 does, slow, gone or refusing, costs this thread its time and is logged, never a
 match's: a write that fails is dropped, and the next one carries the whole game
 again.
@@ -20,7 +22,12 @@ from typing import Any
 
 from django.conf import settings
 
-from arena.matches.live import live_game_publish, live_match_played, live_pulse_touch
+from arena.matches.live import (
+    live_game_publish,
+    live_match_played,
+    live_pulse_touch,
+    live_watched,
+)
 
 logger = logging.getLogger(__name__)
 
@@ -72,7 +79,10 @@ class LiveTable:
     # -- the publishing thread ---------------------------------------------------------
 
     def publish(self) -> bool:
-        """Write the games that changed; True once the table is closed and written."""
+        """Write the games that changed, if anyone watches; True once the table is
+        closed and written."""
+        if not live_watched(match_id=self.match_id):
+            return self.closed
         with self._lock:
             pending = [
                 (number, entry)

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import time
 from typing import Any
 
 from django.conf import settings
@@ -89,11 +90,18 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
 
 def _game_ended(table: LiveTable, recording: GameRecording, recorder: ResultRecorder | None) -> Any:
     """The sandbox's `progress`: a finished game goes to its spectators, and its row
-    is written behind the play (inline without a recorder)."""
+    is written behind the play (inline without a recorder) once the match has
+    lasted ARENA_GAMES_PREVIEW_AFTER_SECONDS."""
+
+    started = time.monotonic()
 
     def progress(game: int, log: dict[str, Any]) -> None:
         table.game_over(game, log)
         recording.add(game, log)
+        # A match over within a few seconds shows up whole with its result, before
+        # its page could have seen a game of it: no preview to write.
+        if time.monotonic() - started < settings.ARENA_GAMES_PREVIEW_AFTER_SECONDS:
+            return
         if recorder is None:
             recording.flush()
         else:

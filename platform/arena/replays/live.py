@@ -33,7 +33,7 @@ from django.conf import settings
 from django.urls import reverse
 
 import engine
-from arena.matches.live import live_game_get
+from arena.matches.live import WATCHING_EVERY, live_game_get, live_watching_touch
 from arena.matches.logs import log_without_private
 from arena.matches.models import Game, Match
 from arena.matches.selectors import game_log
@@ -109,7 +109,11 @@ def match_events_stream(
     checked = kept_alive = clock.monotonic()
     yield "retry: 2000\n\n"
     rows_checked = -MATCH_CHECK_SECONDS
+    watching = -WATCHING_EVERY
     while clock.monotonic() < ends:
+        if state in _LIVE and clock.monotonic() - watching >= WATCHING_EVERY:
+            watching = clock.monotonic()
+            live_watching_touch(match_id=match.pk)
         sent = False
         # The game's row is looked for once a second at most (the live store, a
         # cache read, at every poll): a crowd of spectators must not load the database.

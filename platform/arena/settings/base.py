@@ -332,6 +332,9 @@ CACHES["live"] = (
 ARENA_LIVE_PUBLISH_MS = env_int("ARENA_LIVE_PUBLISH_MS", 250, minimum=10)
 ARENA_LIVE_PUBLIC_DELAY_SECONDS = env_int("ARENA_LIVE_PUBLIC_DELAY_SECONDS", 3, minimum=0)
 ARENA_LIVE_STREAM_SECONDS = env_int("ARENA_LIVE_STREAM_SECONDS", 300, minimum=5)
+# A match's games are written as each ends once it has lasted this long; a shorter
+# match appears whole, with its result (arena.play.games).
+ARENA_GAMES_PREVIEW_AFTER_SECONDS = env_int("ARENA_GAMES_PREVIEW_AFTER_SECONDS", 2, minimum=0)
 
 # --- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -12,6 +12,7 @@ from django.contrib.auth.models import AnonymousUser
 from django.core.cache import caches
 from django.urls import reverse
 
+from arena.matches.live import live_game_get, live_watching_touch
 from arena.matches.models import Match
 from arena.play.runner import Outcome, match_run
 from arena.replays.live import _visible_events, match_events_stream, stream_start_parse
@@ -225,22 +226,32 @@ def test_a_subscriber_that_disconnects_leaves_the_match_alone_and_can_resume():
 
 @pytest.mark.django_db(transaction=True)
 def test_a_slow_or_broken_live_store_never_holds_a_match(monkeypatch):
+    """Nobody waits on the store: the match is played while a write takes 2 s, or
+    while every write fails."""
     from arena.play import live
 
+    published = []
+
     def slow(**kwargs):
+        published.append(kwargs["game"])
         time.sleep(2)
 
     monkeypatch.setattr(live, "live_game_publish", slow)
-    played = Played(slow_match(games=1))
+    match = slow_match(games=1)
+    live_watching_touch(match_id=match.pk)  # somebody watches: the worker publishes
+    played = Played(match)
     played.join()
     assert played.seconds < 2
+    assert published  # the store was written to, and slowly
 
     def broken(**kwargs):
         raise ConnectionError("the store is gone")
 
     monkeypatch.setattr(live, "live_game_publish", broken)
     monkeypatch.setattr(live, "live_match_played", broken)
-    played = Played(slow_match(games=1))
+    match = slow_match(games=1)
+    live_watching_touch(match_id=match.pk)
+    played = Played(match)
     played.join()
 
 
@@ -261,3 +272,11 @@ def test_the_events_endpoint_streams_and_is_in_the_schema(client):
     schema = client.get(reverse("api-schema"), HTTP_ACCEPT="application/json").json()
     operation = schema["paths"]["/api/v1/matches/{id}/events/"]["get"]
     assert "text/event-stream" in operation["responses"]["200"]["content"]
+
+
+@pytest.mark.django_db(transaction=True)
+def test_a_match_nobody_watches_is_not_published():
+    match = slow_match(games=1)
+    Played(match).join()
+    time.sleep(0.2)  # a publishing round or more
+    assert live_game_get(match_id=match.pk, game=0) is None

@@ -287,8 +287,9 @@ ELO_PER_LOG_WORTH = elo.SCALE / math.log(10.0)
 def pl_elo_per_log_worth(seats: int) -> float:
     """Elo-equivalents per unit of Plackett-Luce log-worth at `seats` seats. openskill
     chooses a winner with odds exp(mu / c), c = sqrt(sum of sigma^2 + BETA^2) over the
-    table: sqrt(seats) * BETA once sigmas are small, so a log-worth is c mu."""
-    return plackett_luce.ELO_PER_MU * math.sqrt(seats) * plackett_luce.BETA
+    table: sqrt(seats) * BETA once sigmas are small, so a log-worth is c mu (which
+    the platform's per-table-size scale makes one logit, Bradley-Terry's unit)."""
+    return plackett_luce.elo_per_mu(seats) * math.sqrt(seats) * plackett_luce.BETA
 
 
 @dataclass(frozen=True)
@@ -417,6 +418,8 @@ class Ladder:
         self.rng = random.Random(seed)
         self.standings: dict[int, ledger.Standing] = {}
         self.last_table: dict[int, int] = {}
+        # A bot whose games are drawn as another bank bot's (its strength changed).
+        self.plays_as: dict[int, int] = {}
         self.tables = 0
         self.games = 0
 
@@ -426,12 +429,13 @@ class Ladder:
         twin.rng.setstate(self.rng.getstate())
         twin.standings = dict(self.standings)
         twin.last_table = dict(self.last_table)
+        twin.plays_as = dict(self.plays_as)
         twin.tables, twin.games = self.tables, self.games
         return twin
 
     def join(self, bots: Iterable[int]) -> None:
         for bot in bots:
-            self.standings[bot] = ledger.initial_standing(self.system)
+            self.standings[bot] = ledger.initial_standing(self.system, seats=self.bank.seats)
 
     def interval(self, bot: int) -> elo.Interval | None:
         """The displayed 95% interval, as arena.ratings.selectors.rating_interval."""
@@ -449,7 +453,9 @@ class Ladder:
     def point(self, bot: int) -> float:
         """The rating's estimate of the bot's strength (not the ordering value)."""
         s = self.standings[bot]
-        return plackett_luce.to_elo_scale(s.mu) if s.mu is not None else s.elo
+        if s.mu is None:
+            return s.elo
+        return plackett_luce.to_elo_scale(s.mu, seats=self.bank.seats)
 
     def candidates(self) -> list[Candidate]:
         candidates = []
@@ -470,8 +476,15 @@ class Ladder:
             )
         return candidates
 
-    def play(self, until: int, observe: Callable[[Ladder], None] | None = None) -> None:
-        """Play tables until `until` games in all, calling `observe` at each checkpoint."""
+    def play(
+        self,
+        until: int,
+        observe: Callable[[Ladder], None] | None = None,
+        *,
+        watch: Callable[[Ladder], bool] | None = None,
+    ) -> None:
+        """Play tables until `until` games in all, calling `observe` at each checkpoint,
+        and `watch` after every game: the ladder stops when it says so."""
         while self.games < until:
             table = [
                 c.version
@@ -479,8 +492,9 @@ class Ladder:
                     self.candidates(), self.bank.seats, self.rng, policy=self.policy
                 )
             ]
-            key = tuple(sorted(table))
-            where = [key.index(bot) for bot in table]
+            drawn_as = [self.plays_as.get(bot, bot) for bot in table]
+            key = tuple(sorted(drawn_as))
+            where = [key.index(bot) for bot in drawn_as]
             outcomes = self.bank.tables[key]
             played_at = EPOCH + dt.timedelta(minutes=self.tables)
             for _ in range(GAMES_PER_MATCH):
@@ -490,12 +504,15 @@ class Ladder:
                     ranks=[game[i] for i in where],
                     played_at=played_at,
                     system=self.system,
+                    seats=self.bank.seats,
                     versions=table,
                 )
                 self.standings.update(zip(table, after, strict=True))
                 self.games += 1
                 if observe is not None and self.games in CHECKPOINTS:
                     observe(self)
+                if watch is not None and watch(self):
+                    return
                 if self.games >= until:
                     break
             self.tables += 1
@@ -725,8 +742,9 @@ def simulate(
         ladder.play(budget, observe)
 
 
-# What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/300.
-TAU_WHAT_IF = (25 / 1000, 0.0)
+# What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/1000:
+# openskill's default and none at all.
+TAU_WHAT_IF = (25 / 300, 0.0)
 
 
 @contextlib.contextmanager
@@ -777,6 +795,87 @@ def drift(*, bank: Bank, truths: dict[str, Truth], system: str, policy: str, run
             ladder.play(2 * DRIFT_GAMES)
             moved[join].append(statistics.fmean(ladder.point(b) for b in settled) - before)
     return Drift(with_newcomers=tuple(moved[True]), without=tuple(moved[False]))
+
+
+# A settled bot whose strength changes without a new version (its author's server
+# side, a dependency, a time limit it starts to hit): on the spread population it
+# plays as the bank's bot CHANGE_FROM (epsilon 0.60), then, after CHANGE_AFTER
+# games, as CHANGE_TO (epsilon 0.15), which is kept out of the ladder. The rating
+# sees the same bot and version throughout, so only the drift TAU (or Elo's fixed
+# K) lets it move.
+CHANGE_FROM, CHANGE_TO = 4, 1
+CHANGE_AFTER = 3000
+CHANGE_BUDGET = 6000  # ladder games after the change
+FOLLOW_SHARE = 0.9
+
+
+@dataclass(frozen=True)
+class Follow:
+    """How a ladder followed the changed bot, per run, in the bot's own games after
+    the change (inf: not within CHANGE_BUDGET ladder games): until its point
+    estimate, relative to the others' mean, had made FOLLOW_SHARE of the way from
+    where it stood to its new strength; and until the displayed order first put it
+    in its new place among the others."""
+
+    jump: float  # its new strength less its old one (Elo-equivalents)
+    to_estimate: tuple[float, ...]
+    to_place: tuple[float, ...]
+    games_per_ladder_game: float  # its share of the ladder's games after the change
+
+
+def follow(*, bank: Bank, truths: dict[str, Truth], system: str, policy: str, runs: int) -> Follow:
+    """Settle the ladder with the changing bot at its old strength, change it, and
+    count the games the rating takes to follow."""
+    truth = truths[TRUTH_MODEL[system]].strength
+    others = [b for b in range(bank.bots) if b not in (CHANGE_FROM, CHANGE_TO)]
+    runs_followed = []
+    for run in range(runs):
+        seed = hash_seed("follow", bank.population, bank.seats, system, policy, run)
+        ladder = Ladder(bank=bank, system=system, policy=policy, seed=seed)
+        ladder.join([CHANGE_FROM, *others])
+        ladder.play(CHANGE_AFTER)
+        runs_followed.append(_follow_run(ladder, truth=truth, others=others))
+    return Follow(
+        jump=truth[CHANGE_TO] - truth[CHANGE_FROM],
+        to_estimate=tuple(estimate for estimate, _, _ in runs_followed),
+        to_place=tuple(place for _, place, _ in runs_followed),
+        games_per_ladder_game=statistics.fmean(share for _, _, share in runs_followed),
+    )
+
+
+def _follow_run(
+    ladder: Ladder, *, truth: Sequence[float], others: Sequence[int]
+) -> tuple[float, float, float]:
+    """Change the settled ladder's CHANGE_FROM bot and play on: the bot's own games
+    until its estimate follows and until it is shown in its place, and its share
+    of the games played meanwhile."""
+    changer = CHANGE_FROM
+    true_target = truth[CHANGE_TO] - statistics.fmean(truth[b] for b in others)
+    true_place = sum(truth[b] > truth[CHANGE_TO] for b in others)
+
+    def relative() -> float:
+        return ladder.point(changer) - statistics.fmean(ladder.point(b) for b in others)
+
+    start, own_start, ladder_start = relative(), ladder.standings[changer].games, ladder.games
+    ladder.plays_as[changer] = CHANGE_TO
+    reached: dict[str, float] = {}
+
+    def watch(ladder: Ladder) -> bool:
+        own = ladder.standings[changer].games - own_start
+        moved = relative() - start
+        if "estimate" not in reached and moved >= FOLLOW_SHARE * (true_target - start):
+            reached["estimate"] = own
+        shown = ladder.standings[changer].elo
+        if (
+            "place" not in reached
+            and sum(ladder.standings[b].elo > shown for b in others) == true_place
+        ):
+            reached["place"] = own
+        return len(reached) == 2
+
+    ladder.play(ladder_start + CHANGE_BUDGET, watch=watch)
+    share = (ladder.standings[changer].games - own_start) / (ladder.games - ladder_start)
+    return reached.get("estimate", math.inf), reached.get("place", math.inf), share
 
 
 # --- the report --------------------------------------------------------------------
@@ -1044,6 +1143,8 @@ class Measured:
     drifts: dict[Config, Drift] = field(default_factory=dict)
     # Plackett-Luce with the information policy under other drifts: by TAU.
     what_if: dict[float, dict[Config, Runs]] = field(default_factory=dict)
+    # Following a bot whose strength changes, by seats: Elo, then Plackett-Luce by TAU.
+    follows: dict[int, dict[str, Follow]] = field(default_factory=dict)
 
 
 def run_all(
@@ -1091,7 +1192,60 @@ def run_all(
                         results=measured.what_if.setdefault(tau, {}),
                     )
                 log(f"{population} {seats} seats tau {tau:g}: {time.monotonic() - started:.0f} s")
+            if full and population == "spread":
+                started = time.monotonic()
+                measured.follows[seats] = follows(bank=bank, truths=truths, runs=runs)
+                log(f"{population} {seats} seats follow: {time.monotonic() - started:.0f} s")
     return measured
+
+
+def follows(*, bank: Bank, truths: dict[str, Truth], runs: int) -> dict[str, Follow]:
+    """The changing bot followed by Elo and by Plackett-Luce at each drift, all with
+    the information policy."""
+    measured = {
+        "elo": follow(bank=bank, truths=truths, system="elo", policy="information", runs=runs)
+    }
+    for tau in (plackett_luce.TAU, *TAU_WHAT_IF):
+        with plackett_luce_tau(tau):
+            measured[f"plackett_luce, TAU {tau:.4f}"] = follow(
+                bank=bank, truths=truths, system="plackett_luce", policy="information", runs=runs
+            )
+    return measured
+
+
+def follow_table(measured: Measured) -> list[str]:
+    before, after = (POPULATIONS["spread"][bot] for bot in (CHANGE_FROM, CHANGE_TO))
+    lines = [
+        f"A settled bot changes strength without a new version (ε {before:.2f} to "
+        f"{after:.2f} after {CHANGE_AFTER} games, spread population, information policy);"
+        " its own games until the rating follows, median over runs [10-90%], and the runs"
+        f" that had not within {CHANGE_BUDGET} more ladder games:",
+        "",
+        f"| seats | rating | jump | estimate {FOLLOW_SHARE:.0%} of the way "
+        "| shown in its new place | its share of the games |",
+        "|---:|---|---:|---:|---:|---:|",
+    ]
+    for seats, by_rating in measured.follows.items():
+        for rating, f in by_rating.items():
+            lines.append(
+                f"| {seats} | {rating} | {f.jump:+.0f} | {_follow_cell(f.to_estimate)} "
+                f"| {_follow_cell(f.to_place)} | {f.games_per_ladder_game:.2f} |"
+            )
+    return lines
+
+
+def _follow_cell(games: Sequence[float]) -> str:
+    deciles = statistics.quantiles(games, n=10, method="inclusive")
+    missed = sum(math.isinf(g) for g in games)
+    low, median, high = (
+        _games_or_never(g) for g in (deciles[0], statistics.median(games), deciles[-1])
+    )
+    cell = f"{median} [{low}-{high}]"
+    return cell + (f", {missed} of {len(games)} not yet" if missed else "")
+
+
+def _games_or_never(games: float) -> str:
+    return "never" if math.isinf(games) else f"{games:.0f}"
 
 
 def what_if_table(measured: Measured, budget: int) -> list[str]:
@@ -1166,6 +1320,7 @@ def main(argv: Sequence[str] | None = None) -> None:
         out += [*population_report(population, seats, measured.results, FULL_BUDGET), ""]
     out += [*drift_table(measured.drifts), ""]
     out += [*what_if_table(measured, FULL_BUDGET), ""]
+    out += [*follow_table(measured), ""]
     out += verdicts(measured.results, measured.drifts, FULL_BUDGET)
     print("\n".join(out))
     if args.chart:

@@ -14,6 +14,7 @@ from engine.game import event_view, play_game
 from engine.replay import replay, replay_frames
 from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, PRESETS, Ruleset
 from engine.sampling import sample_state
+from engine.seats import SeatExchange, seat_messages
 from engine.state import GameState
 from engine.tables import CALL, CATCH, DRAW, PASS, play_action
 
@@ -33,10 +34,12 @@ __all__ = [
     "RoleConflictError",
     "Ruleset",
     "RulesetError",
+    "SeatExchange",
     "event_view",
     "play_action",
     "play_game",
     "replay",
     "replay_frames",
     "sample_state",
+    "seat_messages",
 ]

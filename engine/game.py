@@ -40,13 +40,16 @@ def play_game(
     ruleset: Ruleset | str | dict[str, Any] | None = None,
     names: Sequence[str] | None = None,
     game: int = 0,
+    orders: Sequence[Sequence[str]] | None = None,
     watch: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play one game and return its log (REPLAY.md).
 
     ``bots[s]`` answers seat ``s``'s messages. ``deck`` fixes the order (codes,
     index 0 = top); otherwise it is shuffled from ``seed``, which also drives
-    reshuffles (a fresh seed is drawn and logged when None).
+    reshuffles (a fresh seed is drawn and logged when None). ``orders`` gives the
+    reshuffles' new draw piles instead (codes, top first, one per reshuffle), as a
+    log does; a reshuffle they do not foresee raises ``IllegalAction``.
 
     ``watch``, if given, is called once, before the first message, with the log
     being written: its ``events`` list grows as the game is played and it has no
@@ -70,6 +73,11 @@ def play_game(
     rules = Ruleset.from_value(ruleset)
     deck_codes = [CODES[c] for c in deck_order(deck, seed)]
     state = GameState.new(players, rules, deck=deck_codes, seed=seed, record=True)
+    if orders is not None:
+        try:
+            state.orders = [[CARD_OF[code] for code in order] for order in orders]
+        except (KeyError, TypeError):
+            raise ValueError("a reshuffle order is a list of card codes") from None
     match = _Match(list(bots), state, list(names), game)
     log: dict[str, Any] = {
         "format": LOG_FORMAT,
@@ -78,12 +86,18 @@ def play_game(
         "names": list(names),
         "seed": seed,
         "deck": deck_codes,
+        "game": game,
         "events": match.events,
     }
     if watch is not None:
         watch(log)
     match.run()
-    return {**log, "result": state.result(), "debug": match.debug}
+    return {
+        **log,
+        "result": state.result(),
+        "debug": match.debug,
+        "start_faults": match.start_faults,
+    }
 
 
 def _check_names(names: Sequence[str] | None, players: int) -> list[str]:
@@ -106,15 +120,21 @@ class _Match:
         self.events: list[Event] = state.events
         self.seen = [0] * state.n  # how many events each seat has been shown
         self.debug: list[dict[str, Any]] = []
+        # Seats that faulted answering ``start``: the events alone cannot tell
+        # such a fault from one at the seat's first turn.
+        self.start_faults: list[int] = []
 
     def run(self) -> None:
         state = self.state
         # Every seat hears ``start``, even after faults before it decided the game,
         # so that each seat that gets ``end`` got ``start`` first.
         for seat in range(state.n):
+            faults = len(state.faults)
             reply = self._ask(seat, self._start_message(seat))
             if reply is not _FAULTED and not isinstance(reply, dict):
                 self._fault(seat, "illegal")
+            if len(state.faults) > faults:
+                self.start_faults.append(seat)
         while not state.over:
             if state.phase == PHASE_CATCH:
                 self._offer_catch(state.offers[0])

@@ -44,6 +44,31 @@ PHASE_OVER = 2
 Event = dict[str, Any]
 
 
+# Reshuffles draw from a 64-bit linear congruential generator whose whole state is
+# one int: a clone copies it for nothing, and a reshuffle needs no generator set up
+# (seeding a random.Random for each one cost more than the shuffle itself).
+_LCG_MULTIPLIER = 6364136223846793005
+_LCG_INCREMENT = 1442695040888963407
+_MASK64 = (1 << 64) - 1
+
+
+def lcg_shuffle(cards: list[int], state: int) -> int:
+    """Shuffle ``cards`` in place (Fisher-Yates) from the generator state ``state``;
+    the state after. An index is the high half of a step scaled to the range.
+
+    >>> pile = list(range(6))
+    >>> after = lcg_shuffle(pile, 7)
+    >>> sorted(pile) == list(range(6)), lcg_shuffle(list(range(6)), 7) == after
+    (True, True)
+    """
+    x = state & _MASK64
+    for i in range(len(cards) - 1, 0, -1):
+        x = (x * _LCG_MULTIPLIER + _LCG_INCREMENT) & _MASK64
+        j = ((x >> 32) * (i + 1)) >> 32
+        cards[i], cards[j] = cards[j], cards[i]
+    return x
+
+
 def hand_size(players: int) -> int:
     return 7 if players == 2 else 5
 
@@ -242,7 +267,11 @@ class GameState:
         if self.phase != PHASE_TURN:
             return []
         hand = self.hands[self.to_act]
-        ok = self._legal_table()
+        # _legal_table, inlined: this and legal_actions are a playout's hottest calls.
+        if self.atk_total:
+            ok = self.t.counters(self.atk_last)
+        else:
+            ok = self.t.play_ok[DECK_SIZE + self.suit if self.suit >= 0 else self.discard[-1]]
         if len(hand) == 1:
             card = hand[0]
             return [card] if ok[card] and not IS_JOKER[card] else []
@@ -255,16 +284,16 @@ class GameState:
         if phase != PHASE_TURN:
             return [CATCH, PASS] if phase == PHASE_CATCH else []
         hand = self.hands[self.to_act]
-        ok = self._legal_table()
+        if self.atk_total:
+            ok = self.t.counters(self.atk_last)
+        else:
+            ok = self.t.play_ok[DECK_SIZE + self.suit if self.suit >= 0 else self.discard[-1]]
         if len(hand) == 1:
             card = hand[0]
             # The last card: a wild card names no suit, a joker may not go out.
             return [card, DRAW] if ok[card] and not IS_JOKER[card] else [DRAW]
         acts = self.t.acts_call if len(hand) == 2 else self.t.acts
-        out: list[int] = []
-        for c in hand:
-            if ok[c]:
-                out += acts[c]
+        out = [action for c in hand if ok[c] for action in acts[c]]
         out.append(DRAW)
         return out
 
@@ -317,7 +346,7 @@ class GameState:
         hand = self.hands[seat]
         first = cards[0]
         last = cards[-1]
-        if first not in hand or not self._legal_table()[first]:
+        if not self._legal_table()[first] or first not in hand:
             raise IllegalAction(f"{CODES[first]} cannot be played now")
         count = len(cards)
         if count > 1:
@@ -477,9 +506,7 @@ class GameState:
                 raise IllegalAction("the reshuffled order is not the discard pile")
             pile = order
         else:
-            rng = random.Random(self.rng_state)
-            rng.shuffle(pile)
-            self.rng_state = rng.getrandbits(63)
+            self.rng_state = lcg_shuffle(pile, self.rng_state)
         self.draw = pile[::-1]
         if self.events is not None:
             self.events.append({"kind": "reshuffle", "count": len(pile), "order": codes(pile)})

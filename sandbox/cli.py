@@ -2,6 +2,7 @@
 
     onecard match random greedy mybot.py --games 100 --seed 1 [--backend bwrap]
     onecard replay replays/game-0001.json
+    onecard analyse replays/game-0001.json --iterations 1000
     onecard play --against heuristic --against random
 
 Built-in bots (random, greedy, heuristic) play in-process; bot files run as
@@ -27,6 +28,7 @@ from typing import Any, TextIO
 import engine
 from bots_examples import builtin_bots
 from engine.text import describe_event, parse_choice, render_game, render_view
+from sandbox.analysis import SearchSettings, decision_table, game_decisions
 from sandbox.errors import InfrastructureError
 from sandbox.human import LEFT, HumanSeat
 from sandbox.inprocess import InProcessBot
@@ -215,6 +217,21 @@ def command_replay(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_analyse(args: argparse.Namespace) -> int:
+    """The search bot's verdict on every decision, each from its seat's own view."""
+    try:
+        log = json.loads(Path(args.file).read_text())
+        search = SearchSettings(iterations=args.iterations, seed=args.seed)
+        decisions = list(game_decisions(log, settings=search))
+        names = [str(name) for name in log.get("names") or range(int(log["players"]))]
+    except (OSError, ValueError, KeyError, TypeError) as error:
+        print(f"onecard: cannot analyse {args.file}: {error}", file=sys.stderr)
+        return 2
+    for line in decision_table(decisions, names):
+        print(line)
+    return 0
+
+
 class TerminalDesk:
     """A person at the keyboard, as a `sandbox.human.Desk`: the table printed, the
     moves typed. End of input (Ctrl-D) leaves the table."""
@@ -301,6 +318,14 @@ def parser() -> argparse.ArgumentParser:
     replay = commands.add_parser("replay", help="show a game log turn by turn")
     replay.add_argument("file")
     replay.set_defaults(run=command_replay)
+
+    analyse = commands.add_parser(
+        "analyse", help="what the search bot would have played at each decision of a game"
+    )
+    analyse.add_argument("file")
+    analyse.add_argument("--iterations", type=int, default=1000, help="playouts per decision")
+    analyse.add_argument("--seed", type=int, default=0)
+    analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play against built-in bots in the terminal")
     play.add_argument("--against", action="append", help="a built-in bot (repeatable)")

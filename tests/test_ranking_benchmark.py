@@ -79,3 +79,15 @@ def test_the_epsilon_bot_plays_like_the_heuristic_at_zero(ranking):
         [ranking.EpsilonBot(0.0, seed=1), ranking.EpsilonBot(0.0, seed=2)], seed=3
     )["result"]
     assert alone == mixed
+
+
+@pytest.mark.parametrize("system", ["elo", "plackett_luce"])
+def test_a_rating_follows_a_bot_whose_strength_changes(ranking, system):
+    bank = ranking.load_bank("spread", 2)
+    truths = {m: ranking.measure_truth(bank, m) for m in ("bradley_terry", "plackett_luce")}
+    followed = ranking.follow(bank=bank, truths=truths, system=system, policy="information", runs=1)
+    assert followed.jump > 200  # epsilon 0.60 to 0.15
+    # Both move it: Elo by its fixed K, Plackett-Luce by its drift.
+    assert 10 < followed.to_estimate[0] < 1000
+    assert followed.to_place[0] < 1000
+    assert 0.1 < followed.games_per_ladder_game < 0.5

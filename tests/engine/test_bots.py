@@ -108,7 +108,7 @@ def test_the_examples_card_helpers_agree_with_the_engine(module):
 
 def test_builtin_bots_are_named_factories():
     bots = builtin_bots()
-    assert sorted(bots) == ["greedy", "heuristic", "random"]
+    assert sorted(bots) == ["greedy", "heuristic", "random", "search"]
     log = engine.play_game([bots["heuristic"](1), bots["greedy"](2), bots["random"](3)], seed=4)
     assert log["result"]["faults"] == []
 

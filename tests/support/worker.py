@@ -47,10 +47,16 @@ def worker_environment(extra: dict[str, str] | None = None) -> dict[str, str]:
     return env
 
 
-def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
-    """The command line of a real worker consuming the tests' queue."""
+def worker_queues() -> list[str]:
+    """Every queue of the test settings: the ladder's, tournaments', qualification's,
+    analysis's and notifications'."""
     from django.conf import settings
 
+    return [queue.name for queue in settings.CELERY_TASK_QUEUES]
+
+
+def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
+    """The command line of a real worker consuming every one of the tests' queues."""
     return [
         sys.executable,
         "-m",
@@ -63,7 +69,7 @@ def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
         "--pool=prefork",
         f"--hostname={hostname}@%h",
         "-Q",
-        settings.CELERY_TASK_DEFAULT_QUEUE,
+        ",".join(worker_queues()),
         "--without-mingle",
         "--without-gossip",
     ]

@@ -12,10 +12,14 @@ from celery import current_app
 from django.db import transaction
 
 
-def task_queue_on_commit(name: str, *args: int) -> None:
+def task_queue_on_commit(name: str, *args: int, queue: str | None = None) -> None:
     """Send the task `name` with `args` (ids) when the current transaction commits;
-    at once outside a transaction. Nothing is sent for a transaction that rolls back."""
+    at once outside a transaction. Nothing is sent for a transaction that rolls back.
+
+    `queue` overrides the task's route (CELERY_TASK_ROUTES): one task, a match's
+    run, serves several kinds of work, and its sender knows which."""
     # ignore_result: the database holds every outcome. Without it, send_task (unlike
     # a task's own delay) subscribes to the task's result on a Redis result backend,
     # one subscription per match queued.
-    transaction.on_commit(lambda: current_app.send_task(name, args=args, ignore_result=True))
+    options = {"ignore_result": True} if queue is None else {"ignore_result": True, "queue": queue}
+    transaction.on_commit(lambda: current_app.send_task(name, args=args, **options))

@@ -220,8 +220,8 @@ def commit_asynchronously() -> None:
     A crash of the database server can lose the last few hundred milliseconds of
     such commits (three times `wal_writer_delay` at most), each whole or not at all,
     and never corrupts anything; a server that stays up loses nothing. Only for
-    writes whose loss the platform repairs by itself, and only where an operator
-    chose it (ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY).
+    writes whose loss the platform repairs by itself: a match's claim, and a
+    result where an operator chose it (ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY).
     """
     if database().vendor == "postgresql":
         execute("SELECT set_config('synchronous_commit', 'off', true)", [])

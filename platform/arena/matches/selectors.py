@@ -34,6 +34,14 @@ def default_competition() -> Competition:
     return competition
 
 
+def competitions_entered() -> list[Competition]:
+    """The competitions every active version plays in: the default one first, then
+    each ladder that is on, in the order they were made."""
+    default = default_competition()
+    ladders = Competition.objects.filter(ladder_enabled=True).exclude(pk=default.pk)
+    return [default, *ladders.order_by("pk")]
+
+
 def competition_list() -> QuerySet[Competition]:
     return Competition.objects.all()
 

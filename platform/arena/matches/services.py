@@ -25,6 +25,20 @@ MAX_GAMES_PER_MATCH = 200
 RUN_MATCH_TASK = "arena.matches.run_match"
 
 
+def match_queue(*, kind: str) -> str:
+    """The broker queue a match of this kind is played from. A tournament's matches
+    have their own: its whole schedule is queued at once, and the ladder's next
+    matches must not wait behind it (nor it behind them)."""
+    if kind == Match.Kind.TOURNAMENT:
+        return settings.ARENA_TOURNAMENTS_QUEUE
+    return settings.CELERY_TASK_DEFAULT_QUEUE
+
+
+def match_queue_on_commit(*, match_id: int, kind: str) -> None:
+    """Send a match's run to the queue of its kind when the transaction commits."""
+    task_queue_on_commit(RUN_MATCH_TASK, match_id, queue=match_queue(kind=kind))
+
+
 def match_create(
     *,
     kind: str,
@@ -84,7 +98,7 @@ def match_create(
             ],
             keys=False,
         )
-        task_queue_on_commit(RUN_MATCH_TASK, match.pk)
+        match_queue_on_commit(match_id=match.pk, kind=kind)
     return match
 
 

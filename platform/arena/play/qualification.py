@@ -11,9 +11,13 @@ The plan (docs/platform-core.md, Qualification):
    other seats taken by random bots;
 3. two games at 2 seats whose ruleset ends the game at turn TURN_LIMIT, so the
    game is adjudicated and the version takes the `end` of an undecided game;
-4. then, while a situation has not come up, two games more at a time (at the
-   competition's table size, or at the short turn limit when that is what is
-   missing) until it has, or until MAX_GAMES games or TIME_BUDGET_S seconds.
+4. for every other competition the version will play in (each ladder that is
+   on), two games at 2 seats under its ruleset and two at its table size, each
+   unless an earlier run already played that ruleset at that table size;
+5. then, while a situation has not come up, two games more at a time (at the
+   default competition's table size, or at the short turn limit when that is
+   what is missing) until it has, or until MAX_GAMES games or TIME_BUDGET_S
+   seconds.
 
 A situation that never came up is reported as not met; it is not held against
 the version, which could do nothing to bring it about.
@@ -26,7 +30,7 @@ import hashlib
 import itertools
 import secrets
 import time
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -37,7 +41,7 @@ from arena.bots import services
 from arena.bots.models import BotVersion
 from arena.matches.logs import game_summary, stderr_of_seat
 from arena.matches.promotions import promotion_start
-from arena.matches.selectors import default_competition
+from arena.matches.selectors import competitions_entered
 from engine.state import PHASE_CATCH, PHASE_TURN
 from sandbox.errors import InfrastructureError
 
@@ -138,6 +142,15 @@ class PlayedGame:
 Play = Callable[[Run], tuple[list[dict[str, Any]], str]]
 
 
+@dataclass(frozen=True)
+class Table:
+    """A competition the version will play in, as far as the plan cares."""
+
+    name: str
+    seats: int
+    ruleset: dict[str, Any]
+
+
 @dataclass
 class Qualifying:
     games: list[PlayedGame]
@@ -178,11 +191,14 @@ def qualification_play(
     ruleset: dict[str, Any],
     seed: int,
     first_games: int,
+    others: Sequence[Table] = (),
     clock: Callable[[], float] = time.monotonic,
 ) -> Qualifying:
-    """Play the plan (the module's docstring): the fixed runs, then runs aimed at
-    the situations still missing, within MAX_GAMES games and TIME_BUDGET_S. Once
-    the candidate has a fault the verdict is known, and no run is added."""
+    """Play the plan (the module's docstring): the fixed runs, under `ruleset` at
+    `seats` (the default competition's) and then under each of the `others`, then
+    runs aimed at the situations still missing, within MAX_GAMES games and
+    TIME_BUDGET_S. Once the candidate has a fault the verdict is known, and no run
+    is added."""
     started = clock()
     # The runs' shapes; each is seeded when it is played.
     full = Run(players=seats, games=GAMES_PER_RUN, seed=0, ruleset=ruleset)
@@ -198,6 +214,7 @@ def qualification_play(
     if seats > 2:
         fixed.append(full)
     fixed.append(short)
+    fixed += _other_rulesets(others, played=fixed)
     done = Qualifying(games=[], backends=[], seconds=0.0)
     previous: Run | None = None
     for number in itertools.count():
@@ -223,6 +240,32 @@ def qualification_play(
         done.backends.append(backend)
     done.seconds = clock() - started
     return done
+
+
+def _other_rulesets(others: Sequence[Table], *, played: Sequence[Run]) -> list[Run]:
+    """The runs that play each other competition's ruleset at 2 seats and at its
+    table size, leaving out a ruleset and table size some run already plays."""
+    seen = {(run.players, _canonical(run.ruleset)) for run in played}
+    runs = []
+    for table in others:
+        for players in dict.fromkeys((2, table.seats)):
+            key = (players, _canonical(table.ruleset))
+            if key not in seen:
+                seen.add(key)
+                runs.append(
+                    Run(
+                        players=players,
+                        games=GAMES_PER_RUN,
+                        seed=0,
+                        ruleset=table.ruleset,
+                        note=f"{table.name} rules",
+                    )
+                )
+    return runs
+
+
+def _canonical(ruleset: dict[str, Any]) -> engine.Ruleset:
+    return engine.Ruleset.from_value(ruleset)
 
 
 def _read_run(run: Run, logs: list[dict[str, Any]]) -> Iterable[PlayedGame]:
@@ -287,7 +330,7 @@ def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersi
     version = services.bot_version_qualification_start(version_id=version_id)
     if version is None:
         return None
-    competition = default_competition()
+    competition, *others = competitions_entered()
     seed = secrets.randbits(48) if seed is None else seed
 
     def play(run: Run) -> tuple[list[dict[str, Any]], str]:
@@ -310,6 +353,7 @@ def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersi
             ruleset=competition.ruleset,
             seed=seed,
             first_games=settings.ARENA_QUALIFICATION_GAMES,
+            others=[Table(name=c.name, seats=c.seats, ruleset=c.ruleset) for c in others],
         )
     except InfrastructureError as error:
         services.bot_version_qualification_postpone(version_id=version_id, reason=str(error))

@@ -122,9 +122,9 @@ def confidence_interval(
     score, is clamped to [0.1, 0.9] so that a bot that has won (or lost) everything
     does not get a falsely narrow (or infinite) interval. And the wobble of Elo
     itself: with a fixed K a rating never settles, it keeps moving around the
-    bot's strength with a variance of about K * SCALE / (2 ln 10 * (seats - 1)) (the
-    stationary variance of the update linearised around that strength), which
-    does not shrink however many games are played.
+    bot's strength with the stationary variance of the update linearised around
+    that strength (`wobble_variance`), which does not shrink however many games
+    are played.
 
     >>> round(confidence_interval(elo=1500.0, games=100).half_width, 1)
     123.8
@@ -133,6 +133,27 @@ def confidence_interval(
         return None
     p = min(max(score, 0.1), 0.9)
     performance_variance = (SCALE / math.log(10.0)) ** 2 / (games * p * (1.0 - p))
-    wobble_variance = k_factor(games) * SCALE / (2.0 * math.log(10.0) * max(seats - 1, 1))
-    half = Z_95 * math.sqrt(performance_variance + wobble_variance)
+    half = Z_95 * math.sqrt(performance_variance + wobble_variance(k=k_factor(games), seats=seats))
     return Interval(low=elo - half, high=elo + half)
+
+
+def wobble_variance(*, k: float, seats: int) -> float:
+    """The variance with which a K-factor rating keeps moving around a settled bot's
+    strength, at a table of `seats`.
+
+    A game moves the rating by K/(N-1) times the sum of its N-1 pairwise
+    surprises, and pulls it back towards the strength by K * ln 10 / (4 SCALE) per
+    unit of error (among bots of like strength); the stationary variance is the
+    step's variance over twice that pull. The N-1 pairwise results of one game
+    are not independent: they are the bot's place, uniform over 1..N among like
+    bots, so their sum varies as (N^2 - 1) / 12, not as the (N - 1) / 4 of
+    independent pairs. That makes the variance
+    K * SCALE / (2 ln 10) * (N + 1) / (3 (N - 1)): the two-seat value at two
+    seats, 5/9 of it at four.
+
+    >>> round(wobble_variance(k=32.0, seats=4) / wobble_variance(k=32.0, seats=2), 3)
+    0.556
+    """
+    if seats < 2:
+        raise EloInputError(f"a table has 2+ seats, got {seats}")
+    return k * SCALE / (2.0 * math.log(10.0)) * (seats + 1) / (3.0 * (seats - 1))

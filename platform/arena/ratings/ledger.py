@@ -46,11 +46,14 @@ class Standing:
     version_id: int | None = None  # the bot's version in its latest rated game
 
 
-def initial_standing(system: str) -> Standing:
-    """A bot's standing before its first game in a competition of `system`."""
+def initial_standing(system: str, *, seats: int) -> Standing:
+    """A bot's standing before its first game in a competition of `system` played at
+    tables of `seats`."""
     if system == PLACKETT_LUCE:
         mu, sigma = plackett_luce.initial()
-        return Standing(elo=plackett_luce.display_rating(mu, sigma), mu=mu, sigma=sigma)
+        return Standing(
+            elo=plackett_luce.display_rating(mu, sigma, seats=seats), mu=mu, sigma=sigma
+        )
     if system == ELO:
         return Standing()
     raise UnknownRatingSystem(f"no rating system {system!r}; one of {', '.join(SYSTEMS)}")
@@ -62,10 +65,12 @@ def game_outcome(
     ranks: Sequence[int],
     played_at: dt.datetime,
     system: str,
+    seats: int,
     versions: Sequence[int],
 ) -> list[Standing]:
     """The standings of a game's bots after it; `ranks[i]` is bot i's place and
-    `versions[i]` the version it played with.
+    `versions[i]` the version it played with. `seats` is the competition's table
+    size, whose Elo scale Plackett-Luce's values are shown on.
 
     Under Plackett-Luce a bot that plays with a new version is less known than its
     history says: its sigma is widened to at least plackett_luce.NEW_VERSION_SIGMA
@@ -80,7 +85,7 @@ def game_outcome(
             ],
             ranks=ranks,
         )
-        new_elos = [plackett_luce.display_rating(mu, sigma) for mu, sigma in updated]
+        new_elos = [plackett_luce.display_rating(mu, sigma, seats=seats) for mu, sigma in updated]
         skills = list(updated)
     elif system == ELO:
         new_elos = elo.game_update(
@@ -137,7 +142,7 @@ def rating_interval(
     if games <= 0:
         return None
     if system == PLACKETT_LUCE and mu is not None and sigma is not None:
-        low, high = plackett_luce.skill_interval(mu, sigma)
+        low, high = plackett_luce.skill_interval(mu, sigma, seats=seats)
         return elo.Interval(low=low, high=high)
     return elo.confidence_interval(elo=elo_value, games=games, score=score, seats=seats)
 

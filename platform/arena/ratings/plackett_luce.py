@@ -7,17 +7,18 @@ accumulate, so a bot that has played enough stops moving; the drift term TAU
 widens it a little before every game, so that a bot whose strength changes can
 still move (and the displayed interval keeps room for it).
 
-Figures are shown on the Elo scale (ELO_PER_MU points per unit of mu: a lead of
-`d` mu means the odds a lead of `d * ELO_PER_MU` Elo would, between two settled
-bots), so that both rating systems read alike. The leaderboard orders bots by a
+Figures are shown on the Elo scale (`elo_per_mu(seats)` points per unit of mu: a
+lead of `d` mu between two settled bots at a table of that size gives the odds of
+finishing ahead that a lead of `d * elo_per_mu(seats)` Elo would), so that both
+rating systems read alike at every table size. The leaderboard orders bots by a
 conservative value, mu - 3 sigma: a bot ranks high once the games show it is
 strong, not while it is merely unknown.
 
 >>> after = game_update(ratings=[initial(), initial()], ranks=[1, 2])
 >>> [round(mu, 2) for mu, _ in after]
 [27.64, 22.36]
->>> round(display_rating(MU, SIGMA))
-763
+>>> round(display_rating(MU, SIGMA, seats=2)), round(display_rating(MU, SIGMA, seats=4))
+(763, 979)
 """
 
 from __future__ import annotations
@@ -30,12 +31,16 @@ from openskill.models import PlackettLuce
 MU = 25.0
 SIGMA = MU / 3.0
 BETA = MU / 6.0
-# The drift added to sigma before each game. A larger TAU follows changing bots
-# faster and keeps intervals wider; `benchmarks/ranking.py` measures its effect.
-TAU = MU / 300.0
-# Elo points per unit of mu: the model's logistic scale between two settled bots,
-# sqrt(2) * BETA, expressed on Elo's (400 / ln 10 per unit of logit).
-ELO_PER_MU = 400.0 / (math.log(10.0) * math.sqrt(2.0) * BETA)
+# The drift added to sigma before each game, so that a bot whose strength changes
+# without a new version can still move. `benchmarks/ranking.py` measures the
+# trade (docs/ranking.md): openskill's default, MU / 300, keeps every rating
+# wobbling (the best of eight bots 60 Elo clear of the next is shown first in
+# nine ladders of ten, at 3,000 games or 6,000), while under a third of it converges like
+# no drift at all and follows a bot that changed in two to three times as many of
+# its own games (about 250-280), against three to four times without drift.
+TAU = MU / 1000.0
+# Elo points per unit of logit (a 400-point lead is 10:1 odds).
+ELO_PER_LOGIT = 400.0 / math.log(10.0)
 ELO_ORIGIN = 1500.0
 # The conservative value is mu - CONSERVATIVE_SIGMAS * sigma.
 CONSERVATIVE_SIGMAS = 3.0
@@ -72,21 +77,41 @@ def game_update(*, ratings: Sequence[Skill], ranks: Sequence[int]) -> list[Skill
     return [(team[0].mu, team[0].sigma) for team in rated]
 
 
-def to_elo_scale(mu: float) -> float:
-    """A mu on the Elo scale (the initial mu is ELO_ORIGIN)."""
-    return ELO_ORIGIN + ELO_PER_MU * (mu - MU)
+def elo_per_mu(seats: int) -> float:
+    """Elo points per unit of mu at a table of `seats`.
+
+    openskill picks each place's bot from those left with odds exp(mu / c), where
+    c = sqrt(sum of sigma^2 + BETA^2) over the table: sqrt(seats) * BETA once the
+    sigmas are small. Any two bots of the table then finish in their order with
+    odds exp(difference of mu / c), Bradley-Terry's pairwise odds, so a unit of
+    mu is 1 / c logits: the wider the table, the fewer Elo points per mu.
+
+    >>> round(elo_per_mu(2), 2), round(elo_per_mu(4), 2)
+    (29.48, 20.85)
+    """
+    if seats < 2:
+        raise PlackettLuceInputError(f"a table has 2+ seats, got {seats}")
+    return ELO_PER_LOGIT / (math.sqrt(seats) * BETA)
 
 
-def display_rating(mu: float, sigma: float) -> float:
+def to_elo_scale(mu: float, *, seats: int) -> float:
+    """A mu on the Elo scale of a `seats` table (the initial mu is ELO_ORIGIN)."""
+    return ELO_ORIGIN + elo_per_mu(seats) * (mu - MU)
+
+
+def display_rating(mu: float, sigma: float, *, seats: int) -> float:
     """The conservative value the leaderboard orders by, on the Elo scale."""
-    return to_elo_scale(mu - CONSERVATIVE_SIGMAS * sigma)
+    return to_elo_scale(mu - CONSERVATIVE_SIGMAS * sigma, seats=seats)
 
 
-def skill_interval(mu: float, sigma: float) -> tuple[float, float]:
+def skill_interval(mu: float, sigma: float, *, seats: int) -> tuple[float, float]:
     """The 95% interval of the skill, on the Elo scale.
 
-    >>> low, high = skill_interval(MU, 1.0)
+    >>> low, high = skill_interval(MU, 1.0, seats=2)
     >>> round(high - low)
     116
     """
-    return (to_elo_scale(mu - Z_95 * sigma), to_elo_scale(mu + Z_95 * sigma))
+    return (
+        to_elo_scale(mu - Z_95 * sigma, seats=seats),
+        to_elo_scale(mu + Z_95 * sigma, seats=seats),
+    )

@@ -95,12 +95,16 @@ def replay_competition(
     system = competition.rating_system
     for game_id, match_id, ranks, created_at in games:
         match_seats = seats[match_id]
-        before = [standings.get(s.bot_id) or initial_standing(system) for s in match_seats]
+        before = [
+            standings.get(s.bot_id) or initial_standing(system, seats=competition.seats)
+            for s in match_seats
+        ]
         after = game_outcome(
             before=before,
             ranks=[ranks[s.index] for s in match_seats],
             played_at=created_at,
             system=system,
+            seats=competition.seats,
             versions=[s.version_id for s in match_seats],
         )
         for seat, old, new in zip(match_seats, before, after, strict=True):
@@ -147,7 +151,7 @@ def ratings_recompute(*, competition: Competition, write: bool) -> RecomputeRepo
         rows = ratings_lock(competition_id=competition.pk, bot_ids=[*bot_ids, *standings.keys()])
         for bot_id, row in rows.items():
             stored = (
-                standing_from_rating(row, system=competition.rating_system)
+                standing_from_rating(row, system=competition.rating_system, seats=competition.seats)
                 if bot_id in bot_ids
                 else None
             )

@@ -24,11 +24,11 @@ class RatingError(ValueError):
     """A game that cannot be rated as it stands (a bot at two seats, bad ranks)."""
 
 
-def standing_from_rating(rating: Rating, *, system: str) -> Standing:
+def standing_from_rating(rating: Rating, *, system: str, seats: int) -> Standing:
     """The standing a Rating row holds; a row with no game yet starts as `system`
-    starts a bot."""
+    starts a bot at tables of `seats`."""
     if rating.games == 0:
-        return initial_standing(system)
+        return initial_standing(system, seats=seats)
     return Standing(
         elo=rating.elo,
         games=rating.games,
@@ -123,9 +123,10 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
         # committed its changes by the time we hold the rows, and a switch of the
         # competition's system (ratings_switch_system) holds them too.
         rated = sql.games_rated(game_ids=[game.pk for game in games])
-        system = sql.competition_rating_system(competition_id=match.competition_id)
+        system, table_size = sql.competition_rating_system(competition_id=match.competition_id)
         standings = {
-            bot_id: standing_from_rating(row, system=system) for bot_id, row in rows.items()
+            bot_id: standing_from_rating(row, system=system, seats=table_size)
+            for bot_id, row in rows.items()
         }
         changes = []
         for game, paired in paired_by_game:
@@ -138,6 +139,7 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
                 ranks=[seat.rank for seat in paired],
                 played_at=game.created_at,
                 system=system,
+                seats=table_size,
                 versions=[seat.bot_version_id for seat in paired],
             )
             for seat, old, new in zip(paired, before, after, strict=True):

@@ -1,7 +1,7 @@
 """The hand-written statements of the ratings app, run for every rated match a
 worker records (see arena.core.statements for why they are written out): the
 locking read of a match's ratings, the check for games already rated, and the
-competition's rating system."""
+competition's rating system and table size."""
 
 from __future__ import annotations
 
@@ -41,10 +41,10 @@ def games_rated(*, game_ids: list[int]) -> set[int]:
     return {game_id for (game_id,) in rows}
 
 
-def competition_rating_system(*, competition_id: int) -> str:
-    """The rating system a competition rates its games with."""
+def competition_rating_system(*, competition_id: int) -> tuple[str, int]:
+    """The rating system a competition rates its games with, and its table size."""
     rows = fetch_all(
-        f'SELECT "rating_system" FROM {table_of(Competition)} WHERE "id" = %s',  # noqa: S608  (names are ours, the values are parameters)
+        f'SELECT "rating_system", "seats" FROM {table_of(Competition)} WHERE "id" = %s',  # noqa: S608  (names are ours, the values are parameters)
         [competition_id],
     )
-    return str(rows[0][0])
+    return str(rows[0][0]), int(rows[0][1])

@@ -20,6 +20,16 @@ def hidden_seats_for_user(*, user: Any, game: Game) -> set[int]:
     return {seat for seat, index in enumerate(game.seating) if owner_by_index.get(index) != user_id}
 
 
+def seat_views_for_user(*, user: Any, game: Game) -> set[int]:
+    """Table seats whose view (its hand, what it drew) the user may see.
+
+    Every one, for everybody: a replay shows every hand face up once the game is
+    played. Whatever is derived from one seat's view (its analysis) follows this
+    rule, so a game whose hands become private changes here alone.
+    """
+    return set(range(len(game.seating or game.ranks)))
+
+
 def game_replay_for_user(*, user: Any, game: Game) -> dict[str, Any]:
     """{"log": the visible log, "frames": engine.replay_frames(log), "error": ...}.
 

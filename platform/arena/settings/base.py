@@ -47,6 +47,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.tournaments",
     "arena.replays",
+    "arena.analysis",
     "arena.play",
     "arena.web",
 ]
@@ -168,6 +169,16 @@ CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
 # consumes every declared queue (`make run`, compose); a deployment may give the
 # notifications queue its own worker (`celery worker -Q notifications`).
 ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications")
+# Each kind of work has its queue, so that none waits behind another's backlog (a
+# tournament queues its whole schedule at once): a worker consuming several takes
+# from them in turn, and a deployment may give each its own workers
+# (docs/scaling.md). The ladder's matches (and challenges, promotion tests) stay on
+# the default queue.
+ARENA_TOURNAMENTS_QUEUE = env_str("ARENA_TOURNAMENTS_QUEUE", "tournaments")
+ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification")
+# Replay analyses (arena.analysis) run a search for minutes: their own queue, and
+# under `make run` their own worker process, so a match never waits behind one.
+ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
 
 
 def celery_queues(*names: str) -> list[Queue]:
@@ -176,8 +187,20 @@ def celery_queues(*names: str) -> list[Queue]:
     return [Queue(name, Exchange(name), routing_key=name) for name in dict.fromkeys(names)]
 
 
-CELERY_TASK_QUEUES = celery_queues(CELERY_TASK_DEFAULT_QUEUE, ARENA_NOTIFICATIONS_QUEUE)
-CELERY_TASK_ROUTES = {"arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE}}
+CELERY_TASK_QUEUES = celery_queues(
+    CELERY_TASK_DEFAULT_QUEUE,
+    ARENA_NOTIFICATIONS_QUEUE,
+    ARENA_TOURNAMENTS_QUEUE,
+    ARENA_QUALIFICATION_QUEUE,
+    ARENA_ANALYSIS_QUEUE,
+)
+# A match's run goes to the queue of its kind (arena.matches.services.match_queue).
+CELERY_TASK_ROUTES = {
+    "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
+    "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
+    "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
+}
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
@@ -251,6 +274,15 @@ ARENA_BAND_CACHE_SECONDS = env_int("ARENA_BAND_CACHE_SECONDS", 15, minimum=0)
 ARENA_MATCHMAKING_POLICY = env_choice(
     "ARENA_MATCHMAKING_POLICY", "information", ("information", "similar")
 )
+
+# --- Replay analysis ------------------------------------------------------------------
+# Analyses one account may request per UTC day (staff: no limit).
+ARENA_ANALYSES_PER_DAY = env_int("ARENA_ANALYSES_PER_DAY", 10, minimum=0)
+# The search's playouts per decision: with its seed they make an analysis
+# reproducible, so they are part of its settings (a new value, a new analysis).
+ARENA_ANALYSIS_ITERATIONS = env_int("ARENA_ANALYSIS_ITERATIONS", 1000, minimum=1)
+# One game's analysis stops after this long and says so, keeping what it computed.
+ARENA_ANALYSIS_GAME_SECONDS = env_int("ARENA_ANALYSIS_GAME_SECONDS", 600, minimum=1)
 
 # --- Email and notifications --------------------------------------------------------
 # Mail goes through SMTP when EMAIL_HOST is set, else to the console (the worker's

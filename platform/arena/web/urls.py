@@ -61,6 +61,7 @@ urlpatterns = [
     path("live/pulse/", live.live_pulse, name="live-pulse"),
     path("games/<int:pk>/replay/", matches.game_replay, name="game-replay"),
     path("games/<int:pk>/log.json", matches.game_log_download, name="game-log"),
+    path("games/<int:pk>/analysis/", matches.game_analysis_request, name="game-analysis"),
     # Tournaments.
     path("tournaments/", tournaments.tournament_list, name="tournament-list"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),

@@ -24,7 +24,7 @@ def postgres_only():
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_overlapping_matchmaking_never_seats_a_bot_twice(postgres_only, settings, monkeypatch):
-    monkeypatch.setattr("arena.matches.services.task_queue_on_commit", lambda *args: None)
+    monkeypatch.setattr("arena.matches.services.task_queue_on_commit", lambda *_a, **_k: None)
     settings.ARENA_LADDER_BACKLOG_PER_WORKER = 50
     for _ in range(12):
         ActiveBotVersionFactory()
@@ -40,7 +40,7 @@ def test_overlapping_matchmaking_never_seats_a_bot_twice(postgres_only, settings
 @pytest.mark.postgres
 @pytest.mark.django_db(transaction=True)
 def test_simultaneous_challenges_cannot_overrun_the_quota(postgres_only, settings, monkeypatch):
-    monkeypatch.setattr("arena.matches.services.task_queue_on_commit", lambda *args: None)
+    monkeypatch.setattr("arena.matches.services.task_queue_on_commit", lambda *_a, **_k: None)
     settings.ARENA_CHALLENGES_PER_DAY = 2
     mine = ActiveBotVersionFactory()
     theirs = ActiveBotVersionFactory()

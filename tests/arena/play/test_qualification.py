@@ -28,6 +28,7 @@ from tests.arena.factories import (
     BotVersionFactory,
     UserFactory,
 )
+from tests.arena.play.test_pesten_ladder import pesten_competition
 
 pytestmark = pytest.mark.django_db
 
@@ -306,6 +307,29 @@ def test_a_competition_of_more_seats_is_played_at_its_table_size():
     games = version.qualification["games"]
     assert version.status == BotVersion.Status.ACTIVE, version.qualification
     assert [(game["players"], game["seat"]) for game in games[2:4]] == [(4, 0), (4, 3)]
+
+
+def test_a_version_qualifies_under_the_rules_of_every_ladder_it_will_play(settings):
+    # The pesten ladder is on: its rules are played at its table size too.
+    pesten = pesten_competition()
+    source = (REPO_ROOT / "bots_examples" / "heuristic_bot.py").read_bytes()
+    version = qualified(source, seed=4)
+
+    assert version.status == BotVersion.Status.ACTIVE, version.qualification
+    rules = [(game["players"], game["rules"]) for game in version.qualification["games"]]
+    assert rules.count((2, f"{pesten.name} rules")) == 2
+
+
+def test_a_bot_that_breaks_only_another_ladders_rules_fails():
+    pesten_competition()
+    # Plays korean well and dies as soon as a game is played under pesten's rules.
+    hostile = heuristic_except(
+        'message["type"] == "start" and message["ruleset"]["name"] == "pesten"'
+    )
+    version = qualified(hostile, seed=4)
+
+    assert version.status == BotVersion.Status.FAILED
+    assert "crash" in version.status_reason
 
 
 def test_the_version_page_shows_each_game_table_and_situations(client):

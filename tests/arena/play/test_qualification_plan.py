@@ -27,6 +27,7 @@ from arena.play.qualification import (
     TURN_LIMIT,
     TURN_LIMIT_END,
     Run,
+    Table,
     qualification_play,
     qualification_report,
     situations_met,
@@ -175,13 +176,14 @@ def scripted_situations(monkeypatch):
     monkeypatch.setattr(qualification, "situations_met", lambda log, seat, end_checked: log["met"])
 
 
-def play(sandbox: FakeSandbox, *, seats: int = 2, clock=None):
+def play(sandbox: FakeSandbox, *, seats: int = 2, clock=None, others=()):
     return qualification_play(
         play=sandbox,
         seats=seats,
         ruleset=KOREAN_RULESET,
         seed=1234,
         first_games=2,
+        others=others,
         **({"clock": clock} if clock else {}),
     )
 
@@ -206,6 +208,30 @@ def test_a_two_seat_competition_plays_no_table_run():
     everything = FakeSandbox(situations=lambda run, game: list(SITUATIONS))
     play(everything, seats=2)
     assert [run.players for run in everything.runs] == [2, 2]
+
+
+def test_every_other_competitions_ruleset_is_played_at_two_seats_and_its_table_size():
+    everything = FakeSandbox(situations=lambda run, game: list(SITUATIONS))
+    pesten = engine.PRESETS["pesten"].to_dict()
+    done = play(
+        everything,
+        seats=4,
+        others=[
+            Table(name="Pesten, 2 seats", seats=2, ruleset=pesten),
+            Table(name="Pesten, 3 seats", seats=3, ruleset=pesten),
+            # The default's rules at its table size and at 2 are played already.
+            Table(name="Korean, 4 seats again", seats=4, ruleset=KOREAN_RULESET),
+            Table(name="Korean, 3 seats", seats=3, ruleset=KOREAN_RULESET),
+        ],
+    )
+    played = [(run.players, run.ruleset["name"], run.note) for run in everything.runs]
+    assert played[3:] == [
+        (2, "pesten", "Pesten, 2 seats rules"),
+        (3, "pesten", "Pesten, 3 seats rules"),
+        (3, "korean", "Korean, 3 seats rules"),
+    ]
+    assert len({run.seed for run in everything.runs}) == len(everything.runs)
+    assert len(done.games) == 2 * len(everything.runs)
 
 
 def test_missing_situations_bring_more_games_until_they_come_up():

@@ -2,6 +2,8 @@
 
 import doctest
 import math
+import random
+import statistics
 
 import pytest
 from hypothesis import given
@@ -98,6 +100,32 @@ def test_the_interval_never_narrows_below_elos_own_wobble():
     assert elo.confidence_interval(elo=1500.0, games=10**6).half_width >= floor
     # At 4 seats each pair counts K/3: the wobble is smaller.
     assert elo.confidence_interval(elo=1500.0, games=10**6, seats=4).half_width < floor
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_the_wobble_term_is_the_variance_a_settled_rating_shows(seats):
+    # Eight like bots at random tables, every place equally likely: their ratings
+    # keep moving around 1500, and the term must predict how far (counting a game's
+    # pairwise results as independent predicts 3/5 of it at four seats). Measured
+    # around the pool's mean, which the opponents' own errors pull each rating
+    # towards: (n - 1) / n of the variance against fixed opponents.
+    bots = 8
+    rng = random.Random(5)
+    ratings = [1500.0] * bots
+    seen = []
+    for game in range(30_000):
+        table = rng.sample(range(bots), seats)
+        after = elo.game_update(
+            ratings=[ratings[b] for b in table],
+            ranks=rng.sample(range(1, seats + 1), seats),
+            games_played=[100] * seats,
+        )
+        for bot, rating in zip(table, after, strict=True):
+            ratings[bot] = rating
+        if game >= 1000 and game % 10 == 0:
+            seen.extend(ratings)
+    measured = statistics.pvariance(seen, mu=1500.0) * bots / (bots - 1)
+    assert measured == pytest.approx(elo.wobble_variance(k=elo.K_FACTOR, seats=seats), rel=0.12)
 
 
 def test_a_perfect_score_does_not_collapse_the_interval():

@@ -1,7 +1,9 @@
 """The Plackett-Luce rating: its arithmetic, its ladders, bands, and switching systems."""
 
+import datetime as dt
 import doctest
 import random
+import statistics
 
 import pytest
 from django.core.management import call_command
@@ -15,6 +17,8 @@ from arena.ratings.selectors import bots_not_separated_from, leaderboard_list
 from tests.arena.factories import rate_game
 
 from .factories import ActiveBotVersionFactory, CompetitionFactory, finished_match
+
+EPOCH = dt.datetime(2000, 1, 1, tzinfo=dt.UTC)
 
 
 def test_the_competitions_choices_are_the_ledgers_systems():
@@ -54,8 +58,45 @@ def test_sigma_settles_with_evidence_but_the_drift_keeps_it_open():
     assert sigma < 1.5  # far below the initial 8.33
     assert sigma > plackett_luce.TAU  # the drift term keeps it from collapsing
     # A 60% score is about 70 Elo: the two settled skills say so on the Elo scale.
-    gap = plackett_luce.to_elo_scale(skills[0][0]) - plackett_luce.to_elo_scale(skills[1][0])
+    gap = plackett_luce.to_elo_scale(skills[0][0], seats=2) - plackett_luce.to_elo_scale(
+        skills[1][0], seats=2
+    )
     assert 30 < gap < 120
+
+
+@pytest.mark.parametrize("seats", [2, 4])
+def test_a_gap_on_the_shown_scale_is_the_pairwise_elo_gap_at_any_table_size(seats):
+    # Four bots whose finishing orders follow Plackett-Luce with worths that give
+    # each pair the odds of an Elo gap of 100 per step; rated at their table size,
+    # the shown values must be 300 apart end to end (the two-seat scale at four
+    # seats reads sqrt(2) times as wide). Averaged over the settled games: the
+    # drift keeps each rating wobbling by tens of points.
+    rng = random.Random(7)
+    gaps = []
+    strengths = [300.0, 200.0, 100.0, 0.0]
+    worths = [10.0 ** (s / elo.SCALE) for s in strengths]
+    standings = [ledger.initial_standing(ledger.PLACKETT_LUCE, seats=seats)] * 4
+    for game in range(6000):
+        table = rng.sample(range(4), seats)
+        left, ranks = list(table), {}
+        while left:
+            pick = rng.choices(left, weights=[worths[b] for b in left])[0]
+            ranks[pick] = len(ranks) + 1
+            left.remove(pick)
+        after = ledger.game_outcome(
+            before=[standings[b] for b in table],
+            ranks=[ranks[b] for b in table],
+            played_at=EPOCH + dt.timedelta(minutes=game),
+            system=ledger.PLACKETT_LUCE,
+            seats=seats,
+            versions=table,
+        )
+        for bot, standing in zip(table, after, strict=True):
+            standings[bot] = standing
+        if game >= 1000:
+            shown = [plackett_luce.to_elo_scale(s.mu, seats=seats) for s in standings]
+            gaps.append(shown[0] - shown[3])
+    assert statistics.fmean(gaps) == pytest.approx(300.0, rel=0.12)
 
 
 def test_rank_bands_group_the_bots_that_are_not_separable():
@@ -78,14 +119,15 @@ def test_a_plackett_luce_ladder_stores_mu_sigma_and_the_conservative_rating():
     best = Rating.objects.get(bot=versions[0].bot, competition=competition)
     assert best.mu > plackett_luce.MU
     assert best.sigma < plackett_luce.SIGMA
-    assert best.elo == pytest.approx(plackett_luce.display_rating(best.mu, best.sigma))
+    assert best.elo == pytest.approx(plackett_luce.display_rating(best.mu, best.sigma, seats=3))
     assert best.trend[-1] == best.elo
     last = RatingChange.objects.filter(rating=best).order_by("id").last()
     assert last.after == best.elo
     rows = leaderboard_list(competition=competition)
     assert rows[0].bot_name == versions[0].bot.name
     assert rows[0].mu == best.mu
-    assert rows[0].interval_low < plackett_luce.to_elo_scale(best.mu) < rows[0].interval_high
+    shown_mu = plackett_luce.to_elo_scale(best.mu, seats=3)
+    assert rows[0].interval_low < shown_mu < rows[0].interval_high
     assert rows[0].provisional  # two games leave sigma wide
 
 

@@ -54,6 +54,14 @@ def test_example_bot_download(client, db):
     assert client.get("/examples/__init__.py").status_code == 404
 
 
+def test_the_search_bot_is_offered_in_the_starter_kit_only(client, db):
+    # It imports the engine, so as a lone file it would not run on a bare Python.
+    assert "search_bot" not in [e.name for e in example_bots()]
+    assert client.get(reverse("web:example-bot", args=["search_bot"])).status_code == 404
+    html = client.get(reverse("web:home")).content.decode()
+    assert "<code>bots_examples/search_bot.py</code>, in the starter kit" in html
+
+
 def test_leaderboard_ranks_by_elo(client, ladder, django_assert_max_num_queries):
     with django_assert_max_num_queries(8):
         response = client.get(reverse("web:leaderboard"))

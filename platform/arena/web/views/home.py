@@ -8,7 +8,7 @@ from django.views.decorators.http import require_safe
 
 from arena.matches.selectors import match_list, matches_live
 from arena.ratings.selectors import leaderboard_list
-from arena.web.examples import example_bot_get, example_bots
+from arena.web.examples import example_bot_get, example_bots, kit_only_examples
 from arena.web.selectors import competition_default
 from arena.web.starter_kit import FILENAME, starter_kit
 
@@ -29,6 +29,7 @@ def home(request: HttpRequest) -> HttpResponse:
             "live": list(matches_live()[:HOME_MATCHES]),
             "recent": list(match_list(state="done")[:HOME_MATCHES]),
             "examples": example_bots(),
+            "kit_examples": kit_only_examples(),
         },
     )
 

@@ -4,12 +4,24 @@ from __future__ import annotations
 
 import json
 
+from django.contrib import messages
+from django.contrib.auth.decorators import login_required
+from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
-from django.shortcuts import render
+from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.gzip import gzip_page
-from django.views.decorators.http import require_safe
+from django.views.decorators.http import require_POST, require_safe
 
+from arena.analysis.api.serializers import AnalysisSerializer
+from arena.analysis.selectors import (
+    analyses_left_today,
+    analysis_request_refusal,
+    analysis_settings,
+    analysis_view_for_user,
+)
+from arena.analysis.services import analysis_request
 from arena.matches.models import Match
 from arena.matches.selectors import game_get, match_get
 from arena.replays.selectors import game_replay_for_user
@@ -75,11 +87,36 @@ def game_replay(request: HttpRequest, pk: int) -> HttpResponse:
     game = game_get(pk=pk)
     replay = game_replay_for_user(user=request.user, game=game)
     data = replay_page_data(game=game, replay=replay)
+    analysis = analysis_view_for_user(user=request.user, game=game)
+    refusal = analysis_request_refusal(user=request.user, game=game)
     return render(
         request,
         "web/matches/replay.html",
-        {"game": game, "match": game.match, "table_seats": data["seats"], "replay_data": data},
+        {
+            "game": game,
+            "match": game.match,
+            "table_seats": data["seats"],
+            "replay_data": data,
+            "analysis": analysis,
+            "analysis_data": None if analysis is None else AnalysisSerializer(analysis).data,
+            "analysis_refusal": refusal,
+            "analysis_settings": analysis_settings(),
+            "analyses_left": None if refusal else analyses_left_today(user=request.user),
+        },
     )
+
+
+@require_POST
+@login_required
+def game_analysis_request(request: HttpRequest, pk: int) -> HttpResponse:
+    """The replay's "Analyse" button: the analysis is queued (or was already), and
+    the replay shows its progress."""
+    game = game_get(pk=pk)
+    try:
+        analysis_request(user=request.user, game=game)
+    except (ValidationError, PermissionDenied) as error:
+        messages.error(request, " ".join(getattr(error, "messages", [str(error)])))
+    return redirect(reverse("web:game-replay", args=[game.pk]) + "#analysis")
 
 
 @require_safe

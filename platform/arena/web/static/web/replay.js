@@ -113,6 +113,7 @@
     var list = $("events");
     list.textContent = "";
     eventItems = frames.map(function (frame) { return eventItem(frame, list); });
+    document.dispatchEvent(new CustomEvent("replay:events"));
   }
 
   function eventItem(frame, list) {
@@ -291,6 +292,8 @@
         li.classList.toggle("current", Number(li.dataset.event) === state.index - 1);
       });
     });
+    // For what else shows the moment (the analysis, static/web/analysis.js).
+    document.dispatchEvent(new CustomEvent("replay:frame", { detail: { index: state.index } }));
   }
 
   /* --- navigation ---------------------------------------------------------------- */

@@ -1,0 +1,235 @@
+"""How strong the search bot is: it against the heuristic bot, over duplicate deals
+with rotated seats, in process, with 95% intervals.
+
+    nice -n 10 .venv/bin/python benchmarks/search_strength.py --games 200 --cpu-time
+    .venv/bin/python benchmarks/search_strength.py --lines two --games 40 --iterations 200
+
+Lines (``--lines``, comma-separated; all by default):
+
+- ``two``: 2 seats, search against heuristic; the search bot's win rate.
+- ``four``: 4 seats, one search bot against three heuristic ones (fair share 25%).
+- ``reverse``: 4 seats, one heuristic bot against three search bots; the
+  heuristic bot's win rate (fair share 25%).
+- ``budgets``: the ``two`` line at 25, 50, 100 and 200 ms per move (``--budgets``).
+- ``oracle``: the ``two`` line for a search bot that sees every hand and the pile
+  order (it deals the true state instead of a sample): how far the game's luck
+  lets any bot go against the heuristic one.
+
+Duplicate deals: every deal is played once with the bot under test in each seat
+of the table, so each line's games come in groups of as many games as seats, on
+the same deck and seed. ``--cpu-time`` measures each move's budget on the bot's
+own CPU time (``time.process_time``), so that a loaded machine slows the games but
+does not weaken the bot; otherwise the budget is wall time, as in the sandbox.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+import time
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+import engine
+from bots_examples import heuristic_bot
+from bots_examples.search_bot import SearchPlayer, _Beliefs
+from engine.cards import CARD_OF, CODES, SUIT_INDEX
+from engine.state import GameState
+from engine.tables import CATCH, DRAW, PASS, play_action
+from sandbox.cli import wilson_interval
+
+LINES = ("two", "four", "reverse", "budgets", "oracle")
+BUDGETS_MS = (25, 50, 100, 200)
+Bot = Callable[[dict[str, Any]], Any]
+
+
+@dataclass(frozen=True)
+class Line:
+    label: str
+    players: int
+    # factory(seed) for the seat under test, and for every other seat
+    tested: Callable[[int], Bot]
+    other: Callable[[int], Bot]
+    tested_name: str
+
+
+@dataclass
+class Tally:
+    games: int = 0
+    wins: int = 0
+    seconds: float = 0.0
+
+
+def play_line(line: Line, *, games: int, seed: int, progress: bool) -> Tally:
+    """``games`` games (rounded up to whole deals), the tested seat rotating round
+    the table on each deal."""
+    tally = Tally()
+    deals = -(-games // line.players)
+    started = time.perf_counter()
+    for deal in range(deals):
+        deal_seed = seed + deal
+        deck = [CODES[c] for c in engine.state.deck_order(None, deal_seed)]
+        for seat in range(line.players):
+            bots = [
+                line.tested(deal_seed * 8 + s) if s == seat else line.other(deal_seed * 8 + s)
+                for s in range(line.players)
+            ]
+            log = engine.play_game(bots, seed=deal_seed, deck=deck)
+            if log["result"]["faults"]:
+                raise SystemExit(f"a fault in {line.label}: {log['result']['faults']}")
+            tally.games += 1
+            tally.wins += log["result"]["winner"] == seat
+        if progress:
+            rate = tally.wins / tally.games
+            print(
+                f"\r{line.label}: {tally.games}/{deals * line.players} games, {rate:.1%}",
+                end="",
+                file=sys.stderr,
+                flush=True,
+            )
+    if progress:
+        print(file=sys.stderr)
+    tally.seconds = time.perf_counter() - started
+    return tally
+
+
+class Mirror:
+    """The true game, followed from one seat's messages: the deck and seed are
+    known, and every action shows in the events (a reshuffle comes from the seed)."""
+
+    def __init__(self, players: int, rules: engine.Ruleset, deck: list[str], seed: int) -> None:
+        self.state = GameState.new(players, rules, deck=deck, seed=seed)
+
+    def follow(self, events: Sequence[dict[str, Any]]) -> None:
+        state = self.state
+        for index, event in enumerate(events):
+            kind = event["kind"]
+            if kind in ("play", "shield"):
+                cards = [CARD_OF[c] for c in event.get("cards") or [event["card"]]]
+                suit = SUIT_INDEX[event["suit"]] if event.get("suit") else -1
+                called = index + 1 < len(events) and events[index + 1]["kind"] == "call"
+                if len(cards) > 1:
+                    state.play_cards(cards, suit, called)
+                else:
+                    state.apply(play_action(cards[0], suit, called))
+            elif kind in ("draw", "take"):
+                state.apply(DRAW)
+            elif kind == "catch":
+                state.apply(CATCH)
+            elif kind == "pass":
+                state.apply(PASS)
+            elif kind == "fault":
+                state.fault(event["seat"], event["reason"])
+
+
+class OracleBeliefs(_Beliefs):
+    """Beliefs that are the truth: every deal is the true state."""
+
+    mirror: Mirror
+
+    def deal(self, message: dict[str, Any], rng: Any) -> GameState:
+        return self.mirror.state.clone()
+
+
+class OraclePlayer(SearchPlayer):
+    """The search bot dealing the true state: it sees every hand and the pile."""
+
+    def __init__(self, *, deck: list[str], deal_seed: int, **options: Any) -> None:
+        super().__init__(**options)
+        self.deck = deck
+        self.deal_seed = deal_seed
+        self.mirror: Mirror | None = None
+
+    def observe(self, message: dict[str, Any]) -> None:
+        kind = message.get("type")
+        if kind == "start":
+            beliefs = OracleBeliefs(message)
+            self.mirror = Mirror(message["players"], beliefs.rules, self.deck, self.deal_seed)
+            beliefs.mirror = self.mirror
+            self.beliefs = beliefs
+        elif kind in ("turn", "catch") and self.mirror is not None:
+            self.mirror.follow(message.get("events") or [])
+        elif kind == "end":
+            self.beliefs = self.mirror = None
+
+
+def oracle_line(label: str, *, budget: dict[str, Any]) -> Line:
+    def tested(bot_seed: int) -> Bot:
+        deal_seed = bot_seed // 8
+        deck = [CODES[c] for c in engine.state.deck_order(None, deal_seed)]
+        return OraclePlayer(deck=deck, deal_seed=deal_seed, seed=bot_seed, **budget)
+
+    return Line(label, 2, tested, heuristic_bot.make_bot, "oracle search")
+
+
+def main(argv: Sequence[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--games", type=int, default=100, help="games per line (whole deals)")
+    parser.add_argument("--budget-ms", type=int, default=100, help="per move, but for budgets")
+    parser.add_argument("--cpu-time", action="store_true", help="budgets in process CPU time")
+    parser.add_argument("--iterations", type=int, help="playouts per move instead of a clock")
+    parser.add_argument("--lines", default=",".join(LINES))
+    parser.add_argument(
+        "--budgets",
+        default=",".join(map(str, BUDGETS_MS)),
+        help="the budgets line's per-move budgets in ms, comma-separated",
+    )
+    parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    args = parser.parse_args(argv)
+    chosen = args.lines.split(",")
+    unknown = set(chosen) - set(LINES)
+    if unknown:
+        parser.error(f"unknown lines {sorted(unknown)}; lines: {', '.join(LINES)}")
+    clock = time.process_time if args.cpu_time else time.perf_counter
+
+    def budget(ms: int) -> dict[str, Any]:
+        if args.iterations:
+            return {"iterations": args.iterations}
+        return {"budget_ms": ms, "clock": clock}
+
+    def search(ms: int) -> Callable[[int], Bot]:
+        return lambda bot_seed: SearchPlayer(seed=bot_seed, **budget(ms))
+
+    heuristic = heuristic_bot.make_bot
+    ms = args.budget_ms
+    lines: list[Line] = []
+    for name in chosen:
+        if name == "two":
+            lines.append(Line(f"2 seats, {ms} ms", 2, search(ms), heuristic, "search"))
+        elif name == "four":
+            label = f"4 seats, 1 search v 3, {ms} ms"
+            lines.append(Line(label, 4, search(ms), heuristic, "search"))
+        elif name == "reverse":
+            lines.append(
+                Line(f"4 seats, 1 heuristic v 3, {ms} ms", 4, heuristic, search(ms), "heuristic")
+            )
+        elif name == "budgets":
+            lines += [
+                Line(f"2 seats, {b} ms", 2, search(b), heuristic, "search") for b in BUDGETS_MS
+            ]
+        elif name == "oracle":
+            lines.append(oracle_line(f"2 seats, oracle, {ms} ms", budget=budget(ms)))
+    clock_name = (
+        f"{args.iterations} playouts per move"
+        if args.iterations
+        else "CPU time per move"
+        if args.cpu_time
+        else "wall time per move"
+    )
+    print(f"{args.games} games per line over duplicate deals from seed {args.seed}; {clock_name}")
+    print(f"{'line':<34} {'bot':<14} {'games':>5} {'wins':>5} {'win rate':>8}  95% interval")
+    for line in lines:
+        tally = play_line(line, games=args.games, seed=args.seed, progress=not args.quiet)
+        low, high = wilson_interval(tally.wins, tally.games)
+        print(
+            f"{line.label:<34} {line.tested_name:<14} {tally.games:>5} {tally.wins:>5}"
+            f" {tally.wins / tally.games:>8.1%}  {low:.1%}-{high:.1%}",
+            flush=True,
+        )
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

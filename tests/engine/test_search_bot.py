@@ -1,0 +1,287 @@
+"""The search bot (bots_examples/search_bot.py): its interface, its beliefs, that it
+plays legally and in time on every preset at every table size, and that its analysis
+is a pure function of the seat's own messages."""
+
+from __future__ import annotations
+
+import json
+import random
+import subprocess
+import sys
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+
+import engine
+from bots_examples import builtin_bots, heuristic_bot, search_bot
+from bots_examples.search_bot import ActionValue, SearchPlayer
+from engine.cards import CARD_OF, CODES
+from engine.state import GameState
+
+REPO = Path(__file__).resolve().parents[2]
+
+
+class Recorder:
+    """Plays like ``bot`` and keeps every message the seat was sent, with the time
+    each reply took."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.messages: list[dict[str, Any]] = []
+        self.seconds: list[float] = []
+
+    def __call__(self, message: dict[str, Any]) -> Any:
+        self.messages.append(json.loads(json.dumps(message)))
+        started = time.perf_counter()
+        reply = self.bot(message)
+        self.seconds.append(time.perf_counter() - started)
+        return reply
+
+
+def seat_messages(seed: int, players: int = 3, ruleset: str = "korean") -> list[dict[str, Any]]:
+    """The messages seat 0 (a heuristic bot) was sent in one game."""
+    witness = Recorder(heuristic_bot.make_bot(0))
+    bots = [witness, *(heuristic_bot.make_bot(s) for s in range(1, players))]
+    engine.play_game(bots, seed=seed, ruleset=ruleset)
+    return witness.messages
+
+
+def analyse_all(messages: list[dict[str, Any]], **options: Any) -> list[list[ActionValue]]:
+    player = SearchPlayer(seed=3, iterations=60, **options)
+    out = []
+    for message in messages:
+        player.observe(message)
+        if message["type"] in ("turn", "catch"):
+            out.append(player.analyse(message))
+    return out
+
+
+def test_it_is_a_builtin_example():
+    assert builtin_bots()["search"] is search_bot.make_bot
+    assert isinstance(search_bot.make_bot(1), SearchPlayer)
+
+
+@pytest.mark.parametrize("ruleset", engine.PRESET_NAMES)
+def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
+    budget_ms = 4
+    for players in range(engine.MIN_PLAYERS, engine.MAX_PLAYERS + 1):
+        searcher = Recorder(SearchPlayer(seed=players, budget_ms=budget_ms))
+        others = [heuristic_bot.make_bot(s) for s in range(players - 1)]
+        seat = players // 2
+        bots = [*others[:seat], searcher, *others[seat:]]
+        log = engine.play_game(bots, seed=players, ruleset=ruleset)
+        assert log["result"]["faults"] == [], (players, log["result"])
+        decisions = [m for m in searcher.messages if m["type"] == "turn"]
+        assert decisions, players
+        # The budget plus generous room for a loaded machine: the clock is checked
+        # every few playouts, never a whole search late.
+        assert max(searcher.seconds) < budget_ms / 1000 + 0.25, (players, max(searcher.seconds))
+
+
+def test_a_turn_lists_every_legal_reply_best_first():
+    messages = seat_messages(seed=2)
+    player = SearchPlayer(seed=1, iterations=200)
+    checked = 0
+    for message in messages:
+        player.observe(message)
+        if message["type"] != "turn" or not message["legal"]:
+            continue
+        values = player.analyse(message)
+        expected = {("draw", None, None)}
+        for code in message["legal"]:
+            if engine.bot.role(code) == "wild" and len(message["hand"]) > 1:
+                expected |= {("play", code, s) for s in "SHDC"}
+            else:
+                expected.add(("play", code, None))
+        got = {(v.reply["action"], v.reply.get("card"), v.reply.get("suit")) for v in values}
+        assert got == expected
+        assert [v.win for v in values] == sorted((v.win for v in values), reverse=True)
+        assert sum(v.visits for v in values) == 200
+        assert all(0.0 <= v.win <= 1.0 for v in values)
+        checked += 1
+    assert checked >= 5
+
+
+def test_a_catch_is_weighed_against_a_pass():
+    start = {
+        "type": "start",
+        "seat": 1,
+        "players": 2,
+        "game": 0,
+        "hand": ["5H", "9S", "4C", "8D", "TC", "6S", "KD"],
+        "top": "6H",
+        "ruleset": engine.PRESETS["korean"].to_dict(),
+    }
+    catch = {
+        "type": "catch",
+        "seat": 1,
+        "target": 0,
+        "turn": 6,
+        "hand": start["hand"],
+        "top": "8H",
+        "suit": None,
+        "attack": None,
+        "direction": 1,
+        "hands": [1, 7],
+        "draw_pile": 33,
+        "discard_pile": 13,
+        "legal": [],
+        "events": [],
+    }
+    player = SearchPlayer(seed=2, iterations=2000)
+    player.observe(start)
+    player.observe(catch)
+    values = player.analyse(catch)
+    assert [v.reply for v in values] == [{"action": "catch"}, {"action": "pass"}]
+    # One card from a win, the target is likelier to win if it is not caught.
+    assert values[0].win > values[1].win
+    assert player(catch) == {"action": "catch"}
+
+
+def test_with_iterations_the_analysis_depends_only_on_the_seed_and_the_messages():
+    messages = seat_messages(seed=5)
+    first = analyse_all(messages)
+    assert analyse_all(messages) == first
+    # A clock that would end the search at once changes nothing: iterations rule.
+    assert analyse_all(messages, clock=iter(range(0, 10**9, 10**6)).__next__) == first
+    other = SearchPlayer(seed=4, iterations=60)
+    replies = []
+    for message in messages:
+        other.observe(message)
+        if message["type"] == "turn":
+            replies.append(other.analyse(message))
+    assert replies != first
+
+
+def test_the_analysis_sees_only_what_the_seat_saw():
+    # Two deals that differ only in the cards seat 0 cannot see (the other two
+    # hands swapped): seat 0's first message is the same, and so is its analysis.
+    state = GameState.new(3, seed=11)
+    deck = [CODES[c] for c in engine.state.deck_order(None, 11)]
+    hands = [deck[s::3][:5] for s in range(3)]
+    rest = deck[15:]
+    order = []
+    for i in range(5):
+        order += [hands[0][i], hands[2][i], hands[1][i]]
+    swapped = [*order, *rest]
+    other = GameState.new(3, deck=swapped, seed=11)
+    assert other.observation(0) == state.observation(0)
+    assert other.hands[1] != state.hands[1]
+    results = []
+    for game in (state, other):
+        view = game.observation(0)
+        player = SearchPlayer(seed=9, iterations=150)
+        player.observe(
+            {
+                "type": "start",
+                "seat": 0,
+                "players": 3,
+                "game": 0,
+                "hand": view["hand"],
+                "top": view["top"],
+                "ruleset": engine.PRESETS["korean"].to_dict(),
+            }
+        )
+        player.observe(view)
+        results.append(player.analyse(view))
+    assert results[0] == results[1]
+
+
+def test_a_player_that_drew_is_dealt_no_card_it_could_have_played():
+    start = {
+        "type": "start",
+        "seat": 0,
+        "players": 2,
+        "game": 0,
+        "hand": ["5S", "9S", "4C", "8D", "TC", "6S", "KD"],
+        "top": "6H",
+        "ruleset": engine.PRESETS["korean"].to_dict(),
+    }
+    turn = {
+        "type": "turn",
+        "seat": 0,
+        "turn": 2,
+        "hand": ["9S", "4C", "8D", "TC", "6S", "KD"],
+        "top": "5S",
+        "suit": None,
+        "attack": None,
+        "direction": 1,
+        "hands": [6, 8],
+        "draw_pile": 38,
+        "discard_pile": 2,
+        "legal": ["9S", "6S"],
+        "events": [
+            {"seat": 0, "kind": "play", "card": "5S"},
+            {"seat": 1, "kind": "draw", "count": 1},
+        ],
+    }
+    player = SearchPlayer(seed=1)
+    player.observe(start)
+    player.observe(turn)
+    assert player.beliefs is not None
+    playable = {
+        code for code in CODES if code[-1] == "S" or code[0] in "57" or code in ("BJ", "CJ")
+    }
+    for seed in range(30):
+        state = player.beliefs.deal(turn, random.Random(seed))
+        held = [CODES[c] for c in state.hands[1]]
+        assert len(held) == 8
+        # Seven of the eight were held when it drew instead of playing on 5S; the
+        # card drawn may be anything.
+        assert sum(code in playable for code in held) <= 1, held
+        assert state.discard == [CARD_OF["6H"], CARD_OF["5S"]]
+
+
+def test_finnish_offers_plays_of_several_cards():
+    rules = engine.PRESETS["finnish"]
+    state = GameState.new(2, rules, seed=1)
+    state.hands[0] = [CARD_OF[c] for c in ("5D", "5S", "5C", "9H", "KD", "TC", "4S")]
+    state.discard = [CARD_OF["5H"]]
+    moves = search_bot._moves(state)
+    multiples = [m for m in moves if isinstance(m, tuple)]
+    # Any of the three fives first, then either other five, or both in either order.
+    assert len(multiples) == 3 * (2 + 2)
+    for cards, _suit, _call in multiples:
+        trial = state.clone()
+        trial.play_cards(cards)
+        assert trial.discard[-1] == cards[-1]
+
+
+def test_it_runs_as_a_process_next_to_the_engine(tmp_path):
+    start = {
+        "type": "start",
+        "seat": 0,
+        "players": 2,
+        "game": 0,
+        "hand": ["5H", "AS", "7C", "QD", "3S", "9H", "BJ"],
+        "top": "6H",
+        "ruleset": engine.PRESETS["korean"].to_dict(),
+        "time_ms": 5000,
+        "bank_ms": 10000,
+    }
+    turn = {
+        **GameState.new(2, seed=1).observation(0),
+        "hand": start["hand"],
+        "top": "6H",
+        "legal": ["5H", "7C", "9H", "BJ"],
+        "time_ms": 200,
+        "bank_ms": 10000,
+    }
+    # As the starter kit unpacks it: the bot file one folder below the engine,
+    # started from anywhere with nothing on the path but the standard library.
+    done = subprocess.run(
+        [sys.executable, "-I", "-S", str(REPO / "bots_examples" / "search_bot.py")],
+        input=f"{json.dumps(start)}\n{json.dumps(turn)}\n",
+        cwd=tmp_path,
+        env={},
+        capture_output=True,
+        text=True,
+        timeout=30,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    start_reply, turn_reply = (json.loads(line) for line in done.stdout.splitlines())
+    assert start_reply == {}
+    assert turn_reply["action"] == "draw" or turn_reply["card"] in turn["legal"]

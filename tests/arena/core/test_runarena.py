@@ -60,7 +60,7 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def _children(pid: int) -> list[int]:
-    """The direct children of `pid`: for runarena, web, worker and beat."""
+    """The direct children of `pid`: for runarena, web, the two workers and beat."""
     found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
     return [int(child) for child in found.stdout.split()]
 
@@ -107,7 +107,7 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
         assert _is_stdlib(info["platform_module"])
         assert f"http://127.0.0.1:{port}/" in (tmp_path / "runarena.log").read_text()
         children = _children(process.pid)
-        assert len(children) == 3  # web, worker, beat
+        assert len(children) == 4  # web, worker, analysis worker, beat
 
         process.send_signal(signal.SIGINT)  # what Ctrl-C delivers
         assert process.wait(timeout=60) == 0
@@ -140,7 +140,7 @@ def test_children_die_when_the_supervisor_is_killed(tmp_path):
             what="the site to answer",
         )
         children = _children(process.pid)
-        assert len(children) == 3  # web, worker, beat
+        assert len(children) == 4  # web, worker, analysis worker, beat
     finally:
         process.kill()
         process.wait()

@@ -53,6 +53,7 @@ class LiveTable:
         self._games: dict[int, _Game] = {}
         self._lock = threading.Lock()
         self._last_game = -1
+        self._rounds = 0  # publishing rounds that saw the table open
         self.closed = False
 
     # -- the play thread: references only ----------------------------------------------
@@ -71,16 +72,21 @@ class LiveTable:
             entry.over = True
 
     def close(self) -> None:
-        """The match is played (or given up): publish what is left, then say so."""
+        """The match is played (or given up): the next round publishes what is left,
+        then says so."""
         with self._lock:
             self.closed = True
-        _publisher().wake()
 
     # -- the publishing thread ---------------------------------------------------------
 
     def publish(self) -> bool:
         """Write the games that changed, if anyone watches; True once the table is
         closed and written."""
+        if self.closed and not self._rounds:
+            # Played within one round: it is read from its rows, like a match that
+            # appears whole with its result; not a read of the store per match.
+            return True
+        self._rounds += 1
         if not live_watched(match_id=self.match_id):
             return self.closed
         with self._lock:
@@ -129,7 +135,6 @@ class _Publisher:
         self.pid = os.getpid()
         self._tables: list[LiveTable] = []
         self._lock = threading.Lock()
-        self._wake = threading.Event()
         self._pulse = False
         self._thread = threading.Thread(target=self._run, name="live-publisher", daemon=True)
         self._thread.start()
@@ -139,18 +144,14 @@ class _Publisher:
             self._tables.append(table)
         self.pulse()
 
-    def wake(self) -> None:
-        self._wake.set()
-
     def pulse(self) -> None:
-        """Tell the pages that list matches, on the next round."""
+        """Tell the pages that list matches, on the next round (once, however many
+        matches started or ended meanwhile)."""
         self._pulse = True
-        self._wake.set()
 
     def _run(self) -> None:
         while True:
-            self._wake.wait(settings.ARENA_LIVE_PUBLISH_MS / 1000)
-            self._wake.clear()
+            time.sleep(settings.ARENA_LIVE_PUBLISH_MS / 1000)
             with self._lock:
                 tables = list(self._tables)
             if self._pulse:

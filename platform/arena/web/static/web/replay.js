@@ -330,8 +330,16 @@
     else render();
   }
 
+  /* A live game is over: its result names every hand left, so the last frame,
+     seen as counts while the game was on, is shown whole. */
   function finish(result) {
     data.result = result;
+    var end = frames[last];
+    if (end && result && result.hands) {
+      end.hands = end.hands.map(function (hand, seat) {
+        return hand === null ? null : result.hands[seat];
+      });
+    }
     render();
   }
 

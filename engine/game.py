@@ -52,8 +52,8 @@ def play_game(
     log does; a reshuffle they do not foresee raises ``IllegalAction``.
 
     ``watch``, if given, is called once, before the first message, with the log
-    being written: its ``events`` list grows as the game is played and it has no
-    ``result`` yet. It is for reading only (another thread may follow it); a
+    being written: its ``events`` and ``debug`` lists grow as the game is played
+    and it has no ``result`` yet. It is for reading only (another thread may follow it); a
     spectator costs the game nothing per move.
 
     >>> seen = []
@@ -88,6 +88,7 @@ def play_game(
         "deck": deck_codes,
         "game": game,
         "events": match.events,
+        "debug": match.debug,
     }
     if watch is not None:
         watch(log)

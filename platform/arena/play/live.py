@@ -124,8 +124,8 @@ def _size(entry: _Game) -> int:
 
 
 def _snapshot(log: dict[str, Any]) -> dict[str, Any]:
-    """The log as it stands: its events copied (the play thread appends to them)."""
-    return {**log, "events": list(log["events"])}
+    """The log as it stands: its lists copied (the play thread appends to them)."""
+    return {**log, "events": list(log["events"]), "debug": list(log.get("debug") or ())}
 
 
 class _Publisher:

@@ -13,7 +13,8 @@ Events (`event:` name, `data:` JSON, `id:` "game.frame" for Last-Event-ID):
 - `game`: a game begins: {"game", "players", "names", "ruleset", "legend"};
 - `move`: {"game", "frame": engine.replay_frames' frame as the user may see it,
   its "event" the replay log's event, "effect": what a play did, or null, "over":
-  whether the game had ended (then the frame is the whole truth)};
+  whether the game had ended (then the frame is the whole truth), "debug": the
+  notes ({"seat", "text"}) the user's own bots wrote deciding it};
 - `game-over`: {"game", "result", "replay": the replay page, or null};
 - `result`: the match is over: {"state", "seats": [{"bot", "wins", "games",
   "faults"}], "error", "url", "replays": each game's replay page}; the stream ends.
@@ -183,12 +184,19 @@ def _game_events(
     frames = _frames(match.pk, number, log, over=over, events=visible_events)
     visible = set() if over else _visible_table_seats(viewer, seating)
     rules = _rules(log)
+    debug = _debug_by_event(log, seats=None if over else visible)
     for frame in frames[position.frames :]:
         shown = frame if over else _public_frame(frame, visible)
         effect = _effect(frame["event"], rules)
         yield sse(
             "move",
-            {"game": number, "frame": shown, "effect": effect, "over": over},
+            {
+                "game": number,
+                "frame": shown,
+                "effect": effect,
+                "over": over,
+                "debug": debug.get(frame["index"] - 1, []),
+            },
             id=f"{number}.{frame['index']}",
         )
         position.frames = frame["index"] + 1
@@ -205,6 +213,19 @@ def _game_events(
             id=f"{number}.{position.frames - 1}",
         )
         position.game, position.frames, position.announced = number + 1, 0, False
+
+
+def _debug_by_event(
+    log: dict[str, Any], *, seats: set[int] | None
+) -> dict[int, list[dict[str, Any]]]:
+    """The bots' `debug` notes by the event they were written before, of `seats`
+    only (None: those left in the log, which is stripped for the user already)."""
+    notes: dict[int, list[dict[str, Any]]] = {}
+    for entry in log.get("debug") or []:
+        seat, event = entry.get("seat"), entry.get("event")
+        if isinstance(event, int) and (seats is None or seat in seats):
+            notes.setdefault(event, []).append({"seat": seat, "text": str(entry.get("text", ""))})
+    return notes
 
 
 def _visible_events(marks: list[list[float]], delay: float, now: float) -> int | None:

@@ -18,8 +18,8 @@ from arena.play.runner import Outcome, match_run
 from arena.replays.live import _visible_events, match_events_stream, stream_start_parse
 from tests.arena.factories import ActiveBotVersionFactory, UserFactory, match_with_seats
 
-# Plays the first legal card, catches whenever it can; 10 ms per decision, so that a
-# two-game match lasts long enough to be watched.
+# Plays the first legal card, catches whenever it can, notes the turn as its debug;
+# 10 ms per decision, so that a two-game match lasts long enough to be watched.
 SLOW_BOT = b"""
 import json, sys, time
 for line in sys.stdin:
@@ -32,6 +32,7 @@ for line in sys.stdin:
         reply = {"action": "draw"}
         if legal:
             reply = {"action": "play", "card": legal[0], "suit": "S", "call": True}
+        reply["debug"] = "turn %d" % message["turn"]
     elif kind == "catch":
         reply = {"action": "catch"}
     print(json.dumps(reply), flush=True)
@@ -126,6 +127,7 @@ def test_spectators_see_moves_while_the_match_runs_and_public_information_only()
     ]
     assert draws
     assert all("cards" not in event for event in draws)
+    assert not any(m["debug"] for m in live)  # nobody's bot is this viewer's
     # The same events a replay log holds, in order, game by game.
     match.refresh_from_db()
     for game in match.games.all():
@@ -156,6 +158,10 @@ def test_the_owner_of_a_seat_sees_its_hand_and_no_other():
         hands = move["frame"]["hands"]
         assert isinstance(hands[own_seat], list)
         assert isinstance(hands[1 - own_seat], int)
+    # The owner's bot's debug notes come with its moves; the other bot's never.
+    notes = [note for move in moves for note in move["debug"]]
+    assert notes
+    assert {note["seat"] for note in notes} == {own_seat}
 
 
 def test_public_delay_counts_only_the_events_published_long_enough_ago():

@@ -53,16 +53,32 @@
     });
   }
 
+  /* The debug notes of the user's own bots, as the viewer keeps them. */
+  function notesOf(batch) {
+    var notes = [];
+    batch.forEach(function (m) {
+      (m.debug || []).forEach(function (note) {
+        notes.push({ seat: note.seat, event: m.frame.index - 1, text: note.text });
+      });
+    });
+    return notes;
+  }
+
   function flush() {
     if (!pending.length || !header) return;
     var batch = pending;
     pending = [];
     if (startedGame !== header.game) {
       startedGame = header.game;
+      var debug = header.names.map(function () { return []; });
+      notesOf(batch).forEach(function (note) {
+        if (debug[note.seat]) debug[note.seat].push({ event: note.event, text: note.text });
+      });
       window.ArenaReplay.start({
         frames: batch.map(function (m) { return m.frame; }),
         effects: batch.map(function (m) { return m.effect; }),
         seats: seatsOf(header),
+        debug: debug,
         result: null
       }, { live: true });
       box.dataset.game = header.game;
@@ -70,7 +86,8 @@
     }
     window.ArenaReplay.extend(
       batch.map(function (m) { return m.frame; }),
-      batch.map(function (m) { return m.effect; })
+      batch.map(function (m) { return m.effect; }),
+      notesOf(batch)
     );
   }
 

@@ -318,7 +318,14 @@
   }
   function unfollow() { if (live) setFollowing(false); }
 
-  function extend(newFrames, newEffects) {
+  /* `notes`: the debug text of the user's own bots ({seat, event, text}) that came
+     with these frames; the bot output panel shows them as a replay does. */
+  function extend(newFrames, newEffects, notes) {
+    (notes || []).forEach(function (note) {
+      if (!data.debug) data.debug = seats.map(function () { return []; });
+      if (data.debug[note.seat]) data.debug[note.seat].push({ event: note.event, text: note.text });
+    });
+    if (notes && notes.length) buildBotOutput();
     newFrames.forEach(function (frame, i) {
       frames.push(frame);
       if (data.effects) data.effects.push(newEffects ? newEffects[i] : null);

@@ -8,7 +8,6 @@ import re
 import threading
 
 import pytest
-from django.core.cache import caches
 from django.db import connection
 from django.urls import reverse
 
@@ -21,6 +20,7 @@ from tests.arena.factories import (
     match_with_seats,
 )
 from tests.arena.replays.test_live_stream import SLOW_BOT
+from tests.support.live import live_store_clear
 
 pytestmark = pytest.mark.browser
 
@@ -28,7 +28,7 @@ PASSWORD = "correct-horse-battery"  # UserFactory's
 
 
 def test_a_ladder_match_watched_live_then_replayed_whole(site_url, page):
-    caches["live"].clear()
+    live_store_clear()
     owner = UserFactory(username="watcher")
     slower = SLOW_BOT.replace(b"time.sleep(0.01)", b"time.sleep(0.03)")
     mine = ActiveBotVersionFactory(bot__owner=owner, bot__name="mine", source=slower)

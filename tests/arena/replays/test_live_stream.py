@@ -9,7 +9,6 @@ import time
 
 import pytest
 from django.contrib.auth.models import AnonymousUser
-from django.core.cache import caches
 from django.urls import reverse
 
 from arena.matches.live import live_game_get, live_watching_touch
@@ -17,6 +16,7 @@ from arena.matches.models import Match
 from arena.play.runner import Outcome, match_run
 from arena.replays.live import _visible_events, match_events_stream, stream_start_parse
 from tests.arena.factories import ActiveBotVersionFactory, UserFactory, match_with_seats
+from tests.support.live import live_store_clear
 
 # Plays the first legal card, catches whenever it can, notes the turn as its debug;
 # 10 ms per decision, so that a two-game match lasts long enough to be watched.
@@ -55,9 +55,9 @@ def parse(chunks):
 
 @pytest.fixture(autouse=True)
 def _fresh_live_store():
-    caches["live"].clear()
+    live_store_clear()
     yield
-    caches["live"].clear()
+    live_store_clear()
 
 
 def slow_match(owner=None, games=2):

@@ -3,13 +3,13 @@
 from __future__ import annotations
 
 import pytest
-from django.core.cache import caches
 from django.urls import reverse
 
 from arena.matches.live import live_pulse_touch
 from arena.matches.models import Match
 from arena.web.views import live
 from tests.arena.factories import match_with_seats
+from tests.support.live import live_store_clear
 
 pytestmark = pytest.mark.django_db
 
@@ -42,7 +42,7 @@ def test_the_lists_of_matches_are_live_regions(client):
 
 
 def test_the_pulse_says_changed_when_a_match_starts_or_ends(monkeypatch):
-    caches["live"].clear()
+    live_store_clear()
     monkeypatch.setattr(live, "PULSE_POLL_SECONDS", 0.01)
     monkeypatch.setattr(live, "PULSE_MIN_GAP_SECONDS", 0)
     stream = live._pulse_events(seconds=5)

@@ -128,8 +128,15 @@ class OracleBeliefs(_Beliefs):
 
     mirror: Mirror
 
-    def deal(self, message: dict[str, Any], rng: Any) -> GameState:
-        return self.mirror.state.clone()
+    def dealer(self, message: dict[str, Any], rng: Any) -> Callable[[Any], GameState]:
+        truth = self.mirror.state
+
+        def deal(rng: Any) -> GameState:
+            state = truth.clone()
+            state.rng_state = rng.getrandbits(63)  # the future reshuffles are unknown
+            return state
+
+        return deal
 
 
 class OraclePlayer(SearchPlayer):
@@ -207,7 +214,8 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         elif name == "budgets":
             lines += [
-                Line(f"2 seats, {b} ms", 2, search(b), heuristic, "search") for b in BUDGETS_MS
+                Line(f"2 seats, {b} ms", 2, search(b), heuristic, "search")
+                for b in map(int, args.budgets.split(","))
             ]
         elif name == "oracle":
             lines.append(oracle_line(f"2 seats, oracle, {ms} ms", budget=budget(ms)))

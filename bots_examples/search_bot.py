@@ -6,11 +6,12 @@ Run it as a process (``python3 search_bot.py``) with the engine beside it: it is
 the starter kit, not a single-file download, because it simulates with the rules
 engine (``engine``). In the sandbox the engine is always importable.
 
-How it searches (determinized Monte Carlo, "PIMC"): each iteration deals the
-cards this seat cannot see at random, but only in ways its observations allow
-(cards seen played stay in the discard pile, and a player who drew instead of
-playing is taken to hold no card that was playable then), picks a candidate move
-by UCB1, and plays the game to its end with a fast playout policy for every seat.
+How it searches (determinized Monte Carlo, "PIMC"): each round deals the cards
+this seat cannot see at random, but only in ways its observations allow (cards
+seen played stay in the discard pile, and a player who drew instead of playing is
+taken to hold no card that was playable then), then plays every candidate move on
+that deal and the game to its end with a fast playout policy for every seat (the
+heuristic bot's judgement as tables), the same playout seed for each move.
 ``SearchPlayer.analyse`` returns every candidate with its estimated chance that
 this seat wins; with ``iterations`` fixed it is deterministic and uses only the
 seat's own messages, so a replay's decisions can be analysed afterwards.
@@ -23,7 +24,6 @@ seat's own messages, so a replay's decisions can be analysed afterwards.
 
 from __future__ import annotations
 
-import math
 import random
 import sys
 import time
@@ -61,8 +61,6 @@ Message = dict[str, Any]
 # A candidate move: an engine action int, or (cards, suit, call) for a multiple play.
 Move = int | tuple[tuple[int, ...], int, bool]
 
-# UCB1's exploration constant for win rates in [0, 1].
-EXPLORATION = 0.7
 # Playouts stop here and the fewest cards wins, as at the turn limit; a playout
 # this long is a drawing loop, and its end says little about the first move.
 PLAYOUT_TURNS = 400
@@ -538,35 +536,32 @@ class SearchPlayer:
         worths = beliefs.worths
         wins = [0] * len(moves)
         visits = [0] * len(moves)
-        if len(moves) > 1:
-            for done in range(iterations):
-                if deadline is not None and done % 4 == 0 and self.clock() >= deadline:
+        # Every move is played out on the same deal with the same playout seed
+        # (common random numbers): the luck of the deal then falls on all of them
+        # alike, and their differences show with far fewer playouts. A forced move
+        # is played out too: its win chance is still worth knowing.
+        done = 0
+        clock = self.clock
+        while done < iterations:
+            world = deal(rng)
+            playout_seed = rng.getrandbits(64)
+            for index, move in enumerate(moves):
+                if done >= iterations or (
+                    deadline is not None and done % 4 == 0 and clock() >= deadline
+                ):
+                    iterations = done
                     break
-                index = self._pick(wins, visits, done)
-                world = deal(rng)
-                _apply(world, moves[index])
+                trial = world.clone()
+                _apply(trial, move)
                 visits[index] += 1
-                wins[index] += playout(world, rng, worths) == seat
+                wins[index] += playout(trial, random.Random(playout_seed), worths) == seat
+                done += 1
         values = [
             ActionValue(_reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i])
             for i, move in enumerate(moves)
         ]
         # Stable: among equal estimates the engine's order (plays first, draw last) stays.
         return sorted(values, key=lambda v: (-v.win, -v.visits))
-
-    @staticmethod
-    def _pick(wins: list[int], visits: list[int], done: int) -> int:
-        for i, n in enumerate(visits):
-            if not n:
-                return i
-        log_total = math.log(done)
-        best = 0
-        best_score = -1.0
-        for i, n in enumerate(visits):
-            score = wins[i] / n + EXPLORATION * math.sqrt(log_total / n)
-            if score > best_score:
-                best, best_score = i, score
-        return best
 
     def _budget(self, message: Message, budget_ms: int | None) -> float:
         """Milliseconds to think: the budget, at most a third of the reply's

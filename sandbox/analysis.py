@@ -25,9 +25,19 @@ from engine.bot import role
 from engine.cards import CARD_OF
 
 DECISION_TYPES = frozenset({"turn", "catch"})
-# The search's version is its source: any change to the bot makes new analyses,
-# and the old ones stay under the version that computed them.
-SEARCH_VERSION = hashlib.sha256(Path(search_bot.__file__).read_bytes()).hexdigest()[:12]
+
+
+def _search_version() -> str:
+    """The search's version is its code: the bot's and the engine's it plays out
+    with (sampling, playouts and reshuffles all come from the engine). Any change
+    makes new analyses; the old ones stay under the version that computed them."""
+    digest = hashlib.sha256()
+    for path in [Path(search_bot.__file__), *sorted(Path(engine.__file__).parent.glob("*.py"))]:
+        digest.update(path.name.encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:12]
+
+
+SEARCH_VERSION = _search_version()
 
 
 @dataclass(frozen=True)

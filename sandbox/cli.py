@@ -2,10 +2,11 @@
 
     onecard match random greedy mybot.py --games 100 --seed 1 [--backend bwrap]
     onecard replay replays/game-0001.json
-    onecard analyse replays/game-0001.json --iterations 1000
     onecard play --against heuristic --against random
+    onecard analyse replays/game-0001.json --seat 0 --iterations 1000
+    onecard rerun https://host/matches/123/games/2/ --bot my_bot.py [--seat 1]
 
-Built-in bots (random, greedy, heuristic) play in-process; bot files run as
+Built-in bots (random, greedy, heuristic, search) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
 backend, which isolates nothing: say `--backend bwrap` or `docker` for others' bots.
 
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -36,6 +38,7 @@ from sandbox.limits import Limits
 from sandbox.match import Player, SeatReport, play_match, start_players, stop_players
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
+from sandbox.rerun import LogUnavailable, log_load, rerun_game, seat_for
 from sandbox.seat import SandboxedBot
 
 # sandbox.backends.select.BACKENDS, spelled out so that `--help` needs no docker.
@@ -222,7 +225,11 @@ def command_analyse(args: argparse.Namespace) -> int:
     try:
         log = json.loads(Path(args.file).read_text())
         search = SearchSettings(iterations=args.iterations, seed=args.seed)
-        decisions = list(game_decisions(log, settings=search))
+        decisions = [
+            decision
+            for decision in game_decisions(log, settings=search)
+            if args.seat is None or decision.seat == args.seat
+        ]
         names = [str(name) for name in log.get("names") or range(int(log["players"]))]
     except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"onecard: cannot analyse {args.file}: {error}", file=sys.stderr)
@@ -297,6 +304,71 @@ def command_play(args: argparse.Namespace) -> int:
     return 0
 
 
+def command_rerun(args: argparse.Namespace) -> int:
+    token = args.token or os.environ.get("ONECARD_TOKEN") or None
+    try:
+        log = log_load(args.source, token=token)
+    except LogUnavailable as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    path = Path(args.bot)
+    program = BotProgram(path.stem if path.is_file() else path.name, path)
+    try:
+        program.check()
+    except ValueError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    seat = args.seat if args.seat is not None else seat_for(log, program.name)
+    players = log.get("players")
+    if seat is None or type(players) is not int or not 0 <= seat < players:
+        seats = ", ".join(f"{s} {name}" for s, name in enumerate(log.get("names") or []))
+        print(
+            f"onecard: say which seat your bot plays with --seat N (seats: {seats})",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        backend, launch = backend_for_files(args.backend)
+    except InfrastructureError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    names = log.get("names") or []
+    print(
+        f"rerunning game {int(log.get('game') or 0) + 1} (seed {log.get('seed')},"
+        f" {(log.get('ruleset') or {}).get('name', 'korean')}, {players} seats)"
+        f" with {path} at seat {seat} ({names[seat] if seat < len(names) else '?'});"
+        f" backend {backend}"
+    )
+    try:
+        report = rerun_game(log, seat=seat, launch=partial(launch, program), opponent=args.opponent)
+    except engine.ReplayError as error:
+        print(f"onecard: the log does not replay: {error}", file=sys.stderr)
+        return 2
+    except InfrastructureError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    if not report.clock_logged:
+        print("note: the log keeps no time fields; time_ms and bank_ms are the defaults")
+    if report.deviation is None:
+        print(
+            f"same game: your bot received the {report.same} messages it received in the log,"
+            " byte for byte, and answered each as the logged bot did"
+        )
+    else:
+        print(
+            f"your bot received the same {report.same} messages as in the log, then answered"
+            " otherwise:"
+        )
+        print(report.deviation.sentence())
+        print(
+            f"from there the opponents are the built-in {report.opponent} bot, and the game"
+            " was played out locally"
+        )
+    place = report.result["ranks"][seat]
+    print(f"the game ended with your bot in place {place} of {players}")
+    return 0 if report.deviation is None else 1
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="onecard", description=__doc__.splitlines()[0])
     commands = top.add_subparsers(dest="command", required=True)
@@ -323,8 +395,9 @@ def parser() -> argparse.ArgumentParser:
         "analyse", help="what the search bot would have played at each decision of a game"
     )
     analyse.add_argument("file")
+    analyse.add_argument("--seat", type=int, default=None, help="one seat (default: every seat)")
     analyse.add_argument("--iterations", type=int, default=1000, help="playouts per decision")
-    analyse.add_argument("--seed", type=int, default=0)
+    analyse.add_argument("--seed", type=int, default=0, help="the search's seed")
     analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play against built-in bots in the terminal")
@@ -332,6 +405,19 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ruleset", default=None)
     play.set_defaults(run=command_play)
+
+    rerun = commands.add_parser(
+        "rerun", help="replay a logged game with your bot and find where it answers otherwise"
+    )
+    rerun.add_argument("source", help="a downloaded log, or the site's address of the game")
+    rerun.add_argument("--bot", required=True, help="your bot file (or folder with main.py)")
+    rerun.add_argument("--seat", type=int, default=None, help="your bot's seat in the log")
+    rerun.add_argument(
+        "--token", default=None, help="your API token (or ONECARD_TOKEN), for private logs"
+    )
+    rerun.add_argument("--opponent", default="heuristic", choices=sorted(builtin_bots()))
+    rerun.add_argument("--backend", default="subprocess", choices=["auto", *BACKENDS])
+    rerun.set_defaults(run=command_rerun)
     return top
 
 

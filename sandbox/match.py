@@ -122,6 +122,11 @@ def _annotate(log: dict[str, Any], seating: list[int], records: list[GameRecord]
             ]
         )
     log["stderr"] = stderr
+    for event in log["events"]:
+        if event.get("kind") == "fault":
+            detail = records[event["seat"]].fault_detail
+            if detail is not None:
+                event["detail"] = detail
 
 
 def _in_parallel(calls: Sequence[Callable[[], Any]]) -> None:

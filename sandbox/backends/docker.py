@@ -322,9 +322,15 @@ class ContainerProcess(BotProcess):
                 return False
             time.sleep(0.01)
 
-    def _died_of_limit(self) -> bool:
+    def _exit_code(self) -> int | None:
+        code = (self._state or {}).get("ExitCode")
+        return code if isinstance(code, int) else None
+
+    def _died_of_limit(self) -> str | None:
         state = self._state or {}
-        return bool(state.get("OOMKilled")) or bool(state.get("ExitCode") == EXIT_MEMORY)
+        if state.get("OOMKilled") or state.get("ExitCode") == EXIT_MEMORY:
+            return "memory"
+        return None
 
     def _teardown(self) -> None:
         if self._torn_down:

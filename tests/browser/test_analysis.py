@@ -19,7 +19,7 @@ pytestmark = [pytest.mark.browser, pytest.mark.slow]
 
 PASSWORD = "correct-horse-battery"
 # Enough playouts that the run lasts several polls of the page.
-ITERATIONS = 2000
+ITERATIONS = 3000
 
 # Every state the status line shows from now on, to tell afterwards that the page
 # showed the analysis running part way.

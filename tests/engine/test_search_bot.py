@@ -24,8 +24,8 @@ REPO = Path(__file__).resolve().parents[2]
 
 
 class Recorder:
-    """Plays like ``bot`` and keeps every message the seat was sent, with the time
-    each reply took."""
+    """Plays like ``bot`` and keeps every message the seat was sent, with the CPU
+    time each reply took (a loaded machine's waits left out)."""
 
     def __init__(self, bot: Any) -> None:
         self.bot = bot
@@ -34,9 +34,9 @@ class Recorder:
 
     def __call__(self, message: dict[str, Any]) -> Any:
         self.messages.append(json.loads(json.dumps(message)))
-        started = time.perf_counter()
+        started = time.process_time()
         reply = self.bot(message)
-        self.seconds.append(time.perf_counter() - started)
+        self.seconds.append(time.process_time() - started)
         return reply
 
 
@@ -67,7 +67,9 @@ def test_it_is_a_builtin_example():
 def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
     budget_ms = 4
     for players in range(engine.MIN_PLAYERS, engine.MAX_PLAYERS + 1):
-        searcher = Recorder(SearchPlayer(seed=players, budget_ms=budget_ms))
+        searcher = Recorder(
+            SearchPlayer(seed=players, budget_ms=budget_ms, clock=time.process_time)
+        )
         others = [heuristic_bot.make_bot(s) for s in range(players - 1)]
         seat = players // 2
         bots = [*others[:seat], searcher, *others[seat:]]
@@ -75,9 +77,9 @@ def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
         assert log["result"]["faults"] == [], (players, log["result"])
         decisions = [m for m in searcher.messages if m["type"] == "turn"]
         assert decisions, players
-        # The budget plus generous room for a loaded machine: the clock is checked
-        # every few playouts, never a whole search late.
-        assert max(searcher.seconds) < budget_ms / 1000 + 0.25, (players, max(searcher.seconds))
+        # The budget and a little: the clock is read every few playouts, so a reply
+        # is never a whole search late. (The sandbox tests hold it to wall time.)
+        assert max(searcher.seconds) < budget_ms / 1000 + 0.05, (players, max(searcher.seconds))
 
 
 def test_a_turn_lists_every_legal_reply_best_first():
@@ -285,3 +287,52 @@ def test_it_runs_as_a_process_next_to_the_engine(tmp_path):
     start_reply, turn_reply = (json.loads(line) for line in done.stdout.splitlines())
     assert start_reply == {}
     assert turn_reply["action"] == "draw" or turn_reply["card"] in turn["legal"]
+
+
+def swapped_hidden_cards(log: dict[str, Any], seat: int) -> dict[str, Any]:
+    """The log with two cards ``seat`` never saw swapped everywhere (deck, draws,
+    reshuffles, the final hands): the same game for that seat, other hands for
+    the rest."""
+    seen: set[str] = set()
+    for exchange in engine.seat_messages(log, seat):
+        message = exchange.message
+        if message["type"] in ("turn", "catch"):
+            seen |= {*message["hand"], message["top"]}
+            for event in message["events"]:
+                seen |= set(event.get("cards", [])) | {event.get("card")}
+    unseen = [code for code in CODES if code not in seen]
+    # One of them held by another seat at the end, so that the hands differ.
+    held = {code: s for s, hand in enumerate(log["result"]["hands"]) for code in hand}
+    x = next(code for code in unseen if code in held)
+    y = next(code for code in unseen if held.get(code) != held[x])
+    text = json.dumps(log)
+    text = text.replace(f'"{x}"', '"@@"').replace(f'"{y}"', f'"{x}"').replace('"@@"', f'"{y}"')
+    return json.loads(text)
+
+
+def seat_analyses(log: dict[str, Any], *, seat: int, iterations: int) -> list[list[ActionValue]]:
+    """What a search fed ``seat``'s messages, and nothing else, makes of each of
+    its decisions."""
+    player = SearchPlayer(seed=0, iterations=iterations)
+    analyses = []
+    for exchange in engine.seat_messages(log, seat):
+        player.observe(exchange.message)
+        if exchange.message["type"] in ("turn", "catch") and exchange.reply is not None:
+            analyses.append(player.analyse(exchange.message))
+    return analyses
+
+
+def test_a_games_analysis_uses_only_what_the_seat_saw():
+    bots = [heuristic_bot.make_bot(s) for s in range(3)]
+    log = engine.play_game(bots, seed=8)
+    other = swapped_hidden_cards(log, seat=0)
+    assert other["deck"] != log["deck"]
+    assert other["result"]["hands"] != log["result"]["hands"]
+    first = seat_analyses(log, seat=0, iterations=40)
+    assert seat_analyses(other, seat=0, iterations=40) == first
+    # The swap is real: some other seat was told of other cards.
+    assert any(
+        [x.message for x in engine.seat_messages(other, seat)]
+        != [x.message for x in engine.seat_messages(log, seat)]
+        for seat in (1, 2)
+    )

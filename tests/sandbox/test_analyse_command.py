@@ -38,11 +38,3 @@ def test_analyse_prints_one_row_per_decision(tmp_path) -> None:
     assert sum(row.endswith("!") for row in rows) == len(biggest_mistakes(decisions))
     agreeing = [d for d in decisions if d.agrees]
     assert sum(" = " in row for row in rows) == len(agreeing)
-
-
-def test_analyse_says_why_a_file_cannot_be_read(tmp_path) -> None:
-    path = tmp_path / "broken.json"
-    path.write_text(json.dumps({"players": 2, "events": "nope"}))
-    done = onecard("analyse", str(path))
-    assert done.returncode == 2
-    assert done.stderr.startswith(f"onecard: cannot analyse {path}: ")

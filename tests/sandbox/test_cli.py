@@ -10,6 +10,7 @@ from pathlib import Path
 import pytest
 
 import engine
+from bots_examples import builtin_bots
 from sandbox.cli import main, terminal_seat, wilson_interval
 from tests.sandbox.harness import FIRST_LEGAL
 
@@ -176,3 +177,33 @@ def test_the_commands_backends_are_the_sandboxes() -> None:
     from sandbox.cli import BACKENDS
 
     assert BACKENDS == SELECTABLE
+
+
+def test_analyse_keeps_to_one_seat_when_asked(tmp_path: Path) -> None:
+    log = engine.play_game(
+        [builtin_bots()["heuristic"](1), builtin_bots()["random"](2)], seed=4, names=["h", "r"]
+    )
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    every = onecard("analyse", str(path), "--iterations", "30")
+    one = onecard("analyse", str(path), "--seat", "1", "--iterations", "30")
+    assert every.returncode == one.returncode == 0, every.stderr + one.stderr
+    header, *rows = every.stdout.splitlines()
+    seat_column = header.split().index("seat")
+    mine = [row for row in rows if row.split()[seat_column] == "r"]
+    assert 0 < len(mine) < len(rows)
+    assert [row.split()[1:] for row in one.stdout.splitlines()[1:]] == [
+        row.split()[1:] for row in mine
+    ]
+
+
+def test_analyse_refuses_a_log_that_does_not_replay(tmp_path: Path) -> None:
+    log = engine.play_game([builtin_bots()["random"](1), builtin_bots()["random"](2)], seed=4)
+    first_play = next(e for e in log["events"] if e["kind"] == "play")
+    first_play["card"] = "XX"
+    path = tmp_path / "game.json"
+    path.write_text(json.dumps(log))
+    done = onecard("analyse", str(path), "--seat", "0")
+    assert done.returncode == 2
+    assert done.stderr.startswith(f"onecard: cannot analyse {path}: ")
+    assert done.stdout == ""

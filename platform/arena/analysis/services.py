@@ -86,7 +86,8 @@ def _analysis_claim(*, analysis_id: int) -> Analysis | None:
     worker holds it). A run after a dead worker's starts over."""
     with transaction.atomic():
         analysis = (
-            Analysis.objects.select_for_update()
+            # The analysis row only: the game's is the matches' to write.
+            Analysis.objects.select_for_update(of=("self",))
             .select_related("game")
             .filter(pk=analysis_id)
             .first()

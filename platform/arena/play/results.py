@@ -1,5 +1,6 @@
 """Recording a played match: games, seat totals, fault streaks, ratings and the
-tournament's progress, in ONE transaction, only while this worker holds the lease.
+tournament's progress, in ONE transaction, only while this worker holds the lease;
+then the worker host's counts (arena.play.workers).
 
 A worker whose lease was taken over must not write a second result: the first
 statement marks the match done only if its row still names this worker's lease
@@ -34,6 +35,7 @@ from arena.tournaments.services import tournament_match_finished
 from .games import GameRecording
 from .leases import Claim, SeatToPlay, match_append_error
 from .sql import games_delete_unkept, match_finish_if_held
+from .workers import worker_host_match_recorded, worker_host_of
 
 logger = logging.getLogger(__name__)
 
@@ -91,7 +93,7 @@ def match_record_result(
         claim=claim, logs=games, recording=recording or GameRecording(claim=claim)
     )
     try:
-        return _result_write(claim=claim, played=played, backend=backend, stopped=stopped)
+        match = _result_write(claim=claim, played=played, backend=backend, stopped=stopped)
     except _LeaseLost:
         pass
     except DatabaseError:
@@ -99,6 +101,14 @@ def match_record_result(
         # worker's, that is why (its new holder has written its games).
         if _holds(claim):
             raise
+    else:
+        faults = played.faults_by_version()
+        worker_host_match_recorded(
+            host=worker_host_of(claim.token),
+            versions=sorted(faults),
+            faulted=any(faults.values()),
+        )
+        return match
     logger.warning("match %s: result discarded, lease no longer held", claim.match.pk)
     return None
 

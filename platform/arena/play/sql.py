@@ -1,12 +1,13 @@
-"""The hand-written statements of playing a match: the claim, the seats, and the
-result's lease check. Each runs once for every match a worker plays (see
-arena.core.statements for why they are written out); names come from the models,
-values are parameters."""
+"""The hand-written statements of playing a match: the claim, the seats, the
+result's lease check, and the worker host's counts. Each runs once for every
+match a worker plays (see arena.core.statements for why they are written out);
+names come from the models, values are parameters."""
 
 from __future__ import annotations
 
 from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
 from typing import Any
 
 from arena.bots.models import Bot, BotVersion
@@ -21,6 +22,8 @@ from arena.core.statements import (
     table,
 )
 from arena.matches.models import Game, Match, MatchSeat
+
+from .models import WorkerHost
 
 
 def match_claim_update(
@@ -73,6 +76,39 @@ def match_finish_if_held(*, match_id: int, token: str, now: datetime, backend: s
         [Match.State.DONE, db_time(now), backend, match_id, Match.State.RUNNING, token],
     )
     return models_from_rows(Match, rows)[0] if rows else None
+
+
+_COUNTS = ("matches", "faulted", "failures")
+
+
+@cache
+def _worker_host_count_sql() -> str:
+    host = table(WorkerHost)
+    added = ", ".join(
+        f'"{column}" = {host}."{column}" + EXCLUDED."{column}",'
+        f' "total_{column}" = {host}."total_{column}" + EXCLUDED."{column}"'
+        for column in _COUNTS
+    )
+    return (
+        f'INSERT INTO {host} ("name", "matches", "faulted", "failures", "total_matches",'  # noqa: S608  (names are ours, the values are parameters)
+        ' "total_faulted", "total_failures", "quarantine_reason", "first_seen_at",'
+        " \"last_seen_at\") VALUES (%s, %s, %s, %s, %s, %s, %s, '', %s, %s)"
+        f' ON CONFLICT ("name") DO UPDATE SET {added}, "last_seen_at" = EXCLUDED."last_seen_at"'
+        ' RETURNING "quarantined_at" IS NOT NULL'
+    )
+
+
+def worker_host_count(
+    *, name: str, now: datetime, matches: int, faulted: int, failures: int
+) -> bool:
+    """Add to a worker host's counts, creating its row on its first match, in one
+    statement; True when the host is quarantined."""
+    at = db_time(now)
+    rows = fetch_all(
+        _worker_host_count_sql(),
+        [name, matches, faulted, failures, matches, faulted, failures, at, at],
+    )
+    return bool(rows[0][0])
 
 
 def match_lock_if_held(*, match_id: int, token: str) -> bool:

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
@@ -219,6 +221,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "schedule": 60.0,
         "options": {"expires": 60},
     },
+    "review-worker-hosts": {
+        "task": "arena.play.review_worker_hosts",
+        "schedule": 30.0,
+        "options": {"expires": 30},
+    },
     "cleanup-sandbox-orphans": {
         "task": "arena.matches.cleanup_sandbox_orphans",
         "schedule": 600.0,
@@ -247,6 +254,12 @@ ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 
 # --- Matches and the ladder ---------------------------------------------------------
 ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)
+# A match's or tournament's logs as one zip (arena.matches.archives): at most this
+# many games and this much JSON before compression; the rest is listed, not sent.
+ARENA_LOG_ARCHIVE_MAX_GAMES = env_int("ARENA_LOG_ARCHIVE_MAX_GAMES", 2000, minimum=1)
+ARENA_LOG_ARCHIVE_MAX_BYTES = env_int(
+    "ARENA_LOG_ARCHIVE_MAX_BYTES", 100 * 1024 * 1024, minimum=1024
+)
 # A worker holds a running match for this long and renews it as games finish; the
 # sweeper re-queues a match whose lease ran out (its worker died).
 ARENA_MATCH_LEASE_SECONDS = env_int("ARENA_MATCH_LEASE_SECONDS", 300, minimum=10)
@@ -261,6 +274,15 @@ ARENA_MATCH_RESEND_SECONDS = env_int("ARENA_MATCH_RESEND_SECONDS", 600, minimum=
 ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY = env_bool("ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY", False)
 # A version whose matches fault this many times in a row is taken off the ladder.
 ARENA_FAULT_STREAK_LIMIT = env_int("ARENA_FAULT_STREAK_LIMIT", 5, minimum=1)
+# The name a machine's workers are counted under (arena.play.workers): the host name
+# unless set. A host whose matches fault far more than the others' is quarantined
+# once it and the rest have played ARENA_WORKER_MIN_MATCHES; a quarantined worker
+# looks its state up at most every ARENA_WORKER_STATE_SECONDS.
+ARENA_WORKER_NAME = env_str("ARENA_WORKER_NAME", socket.gethostname())
+if not 0 < len(ARENA_WORKER_NAME) <= 100 or ":" in ARENA_WORKER_NAME:
+    raise ImproperlyConfigured("ARENA_WORKER_NAME must be 1 to 100 characters without ':'")
+ARENA_WORKER_MIN_MATCHES = env_int("ARENA_WORKER_MIN_MATCHES", 20, minimum=1)
+ARENA_WORKER_STATE_SECONDS = env_int("ARENA_WORKER_STATE_SECONDS", 5, minimum=0)
 ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)
 # Matchmaking keeps at most (workers x per-worker) ladder matches queued or running.
 ARENA_WORKER_COUNT = env_int("ARENA_WORKER_COUNT", 2, minimum=1)

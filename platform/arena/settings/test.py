@@ -48,6 +48,8 @@ ARENA_SANDBOX_BACKEND = env_choice(  # noqa: F405
 ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", True)  # noqa: F405
 # Tests read bands right after the games that move them.
 ARENA_BAND_CACHE_SECONDS = 0
+# Tests quarantine hosts and look at once.
+ARENA_WORKER_STATE_SECONDS = env_int("ARENA_WORKER_STATE_SECONDS", 0, minimum=0)  # noqa: F405
 # Live streams in tests: the table as it is played, and a test's own store.
 ARENA_LIVE_PUBLIC_DELAY_SECONDS = env_int("ARENA_LIVE_PUBLIC_DELAY_SECONDS", 0, minimum=0)  # noqa: F405
 ARENA_LIVE_PUBLISH_MS = 50

@@ -8,6 +8,7 @@ import pytest
 from django.test import Client
 from django.urls import reverse
 
+from arena.analysis import selectors
 from arena.analysis.models import Analysis
 from arena.analysis.services import analysis_request, analysis_run
 from arena.matches.models import Match
@@ -141,3 +142,46 @@ def test_the_analysis_is_in_the_openapi_schema(client):
     assert operations["post"]["operationId"] == "games_analysis_request"
     assert "Decision" in schema["components"]["schemas"]
     assert "Analysis" in schema["components"]["schemas"]
+
+
+def test_the_replay_page_reads_the_analysis_in_few_queries(
+    game, django_capture_on_commit_callbacks, django_assert_max_num_queries
+):
+    owner = seat_owner(game, 0)
+    client = logged_in(owner)
+    with django_capture_on_commit_callbacks():
+        analysis = analysis_request(user=owner, game=game)
+    analysis_run(analysis_id=analysis.pk)
+    # The session and the user, the game and its seats, the analysis and its
+    # decisions, the quota, the bell's unread count: 8, whatever the decisions.
+    with django_assert_max_num_queries(8):
+        replay_html(client, game)
+
+
+def test_a_failed_analysis_says_why_on_the_page(game, django_capture_on_commit_callbacks):
+    owner = seat_owner(game, 0)
+    with django_capture_on_commit_callbacks():
+        analysis = analysis_request(user=owner, game=game)
+    Analysis.objects.filter(pk=analysis.pk).update(
+        state=Analysis.State.FAILED, error="Could not analyse decision 3: <b>bad</b>"
+    )
+    html = replay_html(Client(), game)
+    assert "The analysis failed: Could not analyse decision 3: &lt;b&gt;bad&lt;/b&gt;" in html
+    assert 'id="analysis-request"' not in html
+
+
+def test_a_seats_decisions_are_shown_to_whoever_may_see_its_view(
+    game, monkeypatch, django_capture_on_commit_callbacks
+):
+    owner = seat_owner(game, 0)
+    with django_capture_on_commit_callbacks():
+        analysis = analysis_request(user=owner, game=game)
+    analysis_run(analysis_id=analysis.pk)
+    url = reverse("api-game-analysis", args=[game.pk])
+    # Every seat's view is public today (a replay shows every hand)...
+    assert {d["seat"] for d in Client().get(url).json()["decisions"]} == {0, 1}
+    # ...and the analysis follows the replays' rule wherever it changes.
+    monkeypatch.setattr(selectors, "seat_views_for_user", lambda *, user, game: {1})
+    body = Client().get(url).json()
+    assert {d["seat"] for d in body["decisions"]} == {1}
+    assert body["decisions_done"] == body["decisions_total"], "progress counts every seat"

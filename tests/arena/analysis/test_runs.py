@@ -14,6 +14,8 @@ from arena.analysis import services
 from arena.analysis.models import Analysis, AnalysisDecision
 from arena.analysis.services import analysis_request, analysis_run
 from arena.matches.models import Match
+from bots_examples import builtin_bots
+from sandbox.analysis import reply_key
 from tests.arena.factories import StaffFactory
 
 from .games import example_log, stored_game
@@ -184,3 +186,72 @@ def test_a_run_after_a_dead_worker_starts_over_and_gives_up_after_three(
     analysis.refresh_from_db()
     assert analysis.state == Analysis.State.FAILED
     assert analysis.error == "The analysis stopped 3 times without finishing."
+
+
+def faulting(inner, *, after_turn: int):
+    """Plays like `inner`, then answers a card it does not hold: an illegal fault."""
+
+    def bot(message):
+        if message["type"] == "turn" and message["turn"] >= after_turn:
+            return {"action": "play", "card": "ZZ", "debug": "a private note"}
+        return inner(message)
+
+    return bot
+
+
+def test_a_faulting_reply_is_a_decision_without_a_move(django_capture_on_commit_callbacks):
+    factories = builtin_bots()
+    bots = [factories["greedy"](1), faulting(factories["random"](2), after_turn=6)]
+    bots.append(factories["heuristic"](3))
+    log = engine.play_game(bots, seed=11)
+    log["seating"], log["stderr"] = [0, 1, 2], [[], [], []]
+    fault = next(i for i, e in enumerate(log["events"]) if e["kind"] == "fault")
+    analysis = requested(log, django_capture_on_commit_callbacks)
+    analysis_run(analysis_id=analysis.pk)
+    analysis.refresh_from_db()
+    assert analysis.state == Analysis.State.DONE, analysis.error
+    faulted = analysis.decisions.get(event=fault)
+    assert faulted.seat == 1
+    assert (faulted.taken, faulted.taken_win, faulted.loss, faulted.agrees) == (
+        None,
+        None,
+        None,
+        False,
+    )
+    assert faulted.preferred["action"] in ("play", "draw")
+    assert not analysis.decisions.filter(seat=1, event__gt=fault).exists()
+
+
+@pytest.mark.parametrize("ruleset", ["pesten", "finnish"])
+def test_every_preset_is_analysed(ruleset, django_capture_on_commit_callbacks):
+    """pesten's roles (a J is wild) and finnish's multiple plays (`cards`)."""
+    factories = builtin_bots()
+    bots = [factories["heuristic"](1), factories["random"](2), factories["greedy"](3)]
+    log = engine.play_game(bots, seed=5, ruleset=ruleset)
+    log["seating"], log["stderr"] = [0, 1, 2], [[], [], []]
+    analysis = requested(log, django_capture_on_commit_callbacks)
+    analysis_run(analysis_id=analysis.pk)
+    analysis.refresh_from_db()
+    assert analysis.state == Analysis.State.DONE, analysis.error
+    decisions = list(analysis.decisions.all())
+    assert len(decisions) == analysis.decisions_total > 0
+    # Every example bot's reply is a legal move the search weighed.
+    assert all(d.taken is not None for d in decisions)
+
+
+def test_hostile_replies_are_no_move_and_break_nothing():
+    rules = engine.Ruleset.from_value("korean")
+    hostile = [
+        None, "draw", [], {}, {"action": "dance"}, {"action": "play"},
+        {"action": "play", "card": "ZZ"}, {"action": "play", "card": ["7S"]},
+        {"action": "play", "cards": "7S"}, {"action": "play", "cards": [{"x": 1}]},
+        {"action": "play", "card": 7},
+    ]  # fmt: skip
+    for reply in hostile:
+        assert reply_key(reply, hand_size=5, rules=rules) is None, reply
+    # A suit counts for a wild card that is not the last one, and the call never.
+    play = {"action": "play", "card": "7S", "suit": "H", "call": True}
+    assert reply_key(play, hand_size=3, rules=rules) == ("play", ("7S",), "H")
+    assert reply_key({**play, "call": False}, hand_size=3, rules=rules) == ("play", ("7S",), "H")
+    assert reply_key(play, hand_size=1, rules=rules) == ("play", ("7S",), None)
+    assert reply_key({**play, "card": "5S"}, hand_size=3, rules=rules) == ("play", ("5S",), None)

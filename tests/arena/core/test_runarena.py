@@ -1,5 +1,5 @@
 """`make run`'s supervisor: the site answers, a task sent to its worker completes, and
-Ctrl-C stops web, worker and beat together. Runs on the embedded SQLite database and
+Ctrl-C stops web, the workers and beat together. Runs on the embedded SQLite database and
 filesystem broker, as a newcomer's machine would."""
 
 from __future__ import annotations
@@ -106,6 +106,11 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
         info = json.loads(probe.stdout.strip().splitlines()[-1])
         assert _is_stdlib(info["platform_module"])
         assert f"http://127.0.0.1:{port}/" in (tmp_path / "runarena.log").read_text()
+        wait_for(
+            lambda: "analysis@" in (tmp_path / "runarena.log").read_text(),
+            timeout=60,
+            what="the analysis worker to start",
+        )
         children = _children(process.pid)
         assert len(children) == 4  # web, worker, analysis worker, beat
 

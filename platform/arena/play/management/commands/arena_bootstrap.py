@@ -27,11 +27,12 @@ EXAMPLES = {
     "random": "Plays a random legal card (or draws). The ladder's baseline.",
     "greedy": "Plays whenever it can, biggest attack card first.",
     "heuristic": "Keeps its defences, saves jokers, names its longest suit.",
+    "search": "Plays every move out on deals consistent with what it saw: the bar to beat.",
 }
 
 
 class Command(BaseCommand):
-    help = "Register the example bots (random, greedy, heuristic) under the system user."
+    help = "Register the example bots (random, greedy, heuristic, search) under the system user."
 
     def add_arguments(self, parser):
         parser.add_argument(

@@ -232,7 +232,8 @@
     verdict(current);
   }
 
-  function live() { return analysis.state === "queued" || analysis.state === "running"; }
+  // A stalled analysis (its worker is gone) waits for someone to ask again.
+  function live() { return !analysis.stalled && (analysis.state === "queued" || analysis.state === "running"); }
 
   function poll() {
     setTimeout(function () {

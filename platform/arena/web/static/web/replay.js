@@ -94,6 +94,8 @@
     node.textContent = "";
     if (frame.event) {
       describe(frame.event, node, data.effects ? data.effects[frame.index] : null);
+      var why = frame.event.kind === "fault" && data.fault_sentences && data.fault_sentences[String(frame.index - 1)];
+      if (why) node.appendChild(el("span", "ev-fault-detail", " \u2014 " + why));
     } else {
       node.appendChild(document.createTextNode("The deal. Lead card: "));
       node.appendChild(C.inline(frames[0].top));
@@ -166,8 +168,12 @@
     outputLists = seats.map(function (info, seat) {
       var entries = outputEntries(seat);
       if (!entries.length) return null;
-      var heading = el("h3", "", "Output of " + info.name);
-      box.appendChild(heading);
+      var count = entries.reduce(function (n, entry) { return n + entry.lines.length; }, 0);
+      // Collapsed: a flood of stderr stays one line until someone opens it.
+      var details = el("details", "bot-output__seat");
+      details.open = count <= 12;
+      details.appendChild(el("summary", "", "Output of " + info.name + " (" + plural(count, "line") + ")"));
+      box.appendChild(details);
       var list = el("ol", "log-lines");
       list.setAttribute("aria-label", "stderr and debug of " + info.name);
       entries.forEach(function (entry) {
@@ -181,7 +187,7 @@
           list.appendChild(li);
         });
       });
-      box.appendChild(list);
+      details.appendChild(list);
       return list;
     });
     box.hidden = !outputLists.some(Boolean);
@@ -288,9 +294,15 @@
     }
     outputLists.forEach(function (list) {
       if (!list) return;
+      var first = null;
       Array.prototype.forEach.call(list.children, function (li) {
-        li.classList.toggle("current", Number(li.dataset.event) === state.index - 1);
+        // The lines written up to this moment: the latest decision's are current.
+        var here = Number(li.dataset.event) === state.index - 1;
+        li.classList.toggle("current", here);
+        if (here && !first) first = li;
       });
+      // Scrolled with the replay, inside its own box: the page never moves.
+      if (first) list.scrollTop = Math.max(0, first.offsetTop - list.offsetTop - 8);
     });
     // For what else shows the moment (the analysis, static/web/analysis.js).
     document.dispatchEvent(new CustomEvent("replay:frame", { detail: { index: state.index } }));

@@ -68,4 +68,4 @@ USER arena
 EXPOSE 8000
 
 # Health checks differ per service (web, worker, beat): docker-compose.yml has them.
-CMD ["gunicorn", "arena.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--access-logfile", "-"]
+CMD ["gunicorn", "arena.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "32", "--access-logfile", "-"]

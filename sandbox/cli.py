@@ -32,6 +32,7 @@ from bots_examples import builtin_bots
 from engine.text import describe_event, parse_choice, render_game, render_view
 from sandbox.analysis import SearchSettings, decision_table, game_decisions
 from sandbox.errors import InfrastructureError
+from sandbox.human import LEFT, HumanSeat
 from sandbox.inprocess import InProcessBot
 from sandbox.limits import Limits
 from sandbox.match import Player, SeatReport, play_match, start_players, stop_players
@@ -238,39 +239,53 @@ def command_analyse(args: argparse.Namespace) -> int:
     return 0
 
 
-class TerminalPlayer:
-    """A person at the keyboard, as a bot callable."""
+class TerminalDesk:
+    """A person at the keyboard, as a `sandbox.human.Desk`: the table printed, the
+    moves typed. End of input (Ctrl-D) leaves the table."""
 
     def __init__(self, names: list[str], read: Callable[[str], str] = input) -> None:
         self.names = names
         self.read = read
-        # The start message's: which card is wild, skips, shields... in this game.
-        self.ruleset: dict[str, Any] | None = None
 
-    def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message["type"]
-        if kind == "start":
-            self.ruleset = message["ruleset"]
+    def _show_events(self, message: dict[str, Any]) -> None:
         for event in message.get("events", []):
-            print(f"  {describe_event(event, self.names, ruleset=self.ruleset)}")
+            print(f"  {describe_event(event, self.names, ruleset=message.get('ruleset'))}")
+
+    def tell(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        self._show_events(message)
         if kind == "start":
             print(f"you are {self.names[message['seat']]}; lead card {message['top']}")
-            return {}
-        if kind == "end":
-            winner = self.names[message["winner"]]
-            print("you win!" if message["winner"] == message["seat"] else f"{winner} wins")
-            return {}
-        print(render_view(message, self.names, ruleset=self.ruleset))
+        elif kind == "end":
+            winner = message["winner"]
+            print("you win!" if winner == message["seat"] else f"{self.names[winner]} wins")
+
+    def ask(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any] | str | None:
+        # The terminal has no clock: a person at their own keyboard takes their time.
+        ruleset = message.get("ruleset")
+        if "problem" not in message:
+            self._show_events(message)
+            print(render_view(message, self.names, ruleset=ruleset))
+        else:
+            print(f"  {message['problem']}")
+        kind = message["type"]
         prompt = "catch? [y/N] " if kind == "catch" else "your move (number, card, or 0 to draw): "
         while True:
             try:
                 text = self.read(prompt)
             except EOFError:
-                raise SystemExit("\nbye") from None
-            reply = parse_choice(message, text, ruleset=self.ruleset)
+                print("\nbye")
+                return LEFT
+            reply = parse_choice(message, text, ruleset=ruleset)
             if reply is not None:
                 return reply
             print("  not a move here; try again")
+
+
+def terminal_seat(names: list[str], read: Callable[[str], str] = input) -> HumanSeat:
+    """The person at the keyboard as a seat: the same contract a browser's seat
+    uses (sandbox.human), without a clock."""
+    return HumanSeat(TerminalDesk(names, read), move_seconds=None)
 
 
 def command_play(args: argparse.Namespace) -> int:
@@ -281,7 +296,7 @@ def command_play(args: argparse.Namespace) -> int:
         print(f"onecard: unknown bots {unknown}; built-ins: {sorted(builtins)}", file=sys.stderr)
         return 2
     names = _distinct(["you", *opponents])
-    bots: list[Callable[[dict[str, Any]], Any]] = [TerminalPlayer(names)]
+    bots: list[Callable[[dict[str, Any]], Any]] = [terminal_seat(names)]
     bots += [builtins[name](args.seed + i) for i, name in enumerate(opponents)]
     log = engine.play_game(bots, seed=args.seed, ruleset=args.ruleset, names=names)
     for seat, place in sorted(enumerate(log["result"]["ranks"]), key=lambda pair: pair[1]):

@@ -11,7 +11,7 @@ import pytest
 
 import engine
 from bots_examples import builtin_bots
-from sandbox.cli import TerminalPlayer, main, wilson_interval
+from sandbox.cli import main, terminal_seat, wilson_interval
 from tests.sandbox.harness import FIRST_LEGAL
 
 REPO_ROOT = Path(__file__).resolve().parents[2]
@@ -78,7 +78,7 @@ def test_a_person_plays_by_the_roles_of_the_game_s_ruleset(
 ) -> None:
     # Under pesten the J is wild (it needs a suit) and the 8 skips.
     answers = iter(["1", "1 h"])
-    person = TerminalPlayer(["you", "bot"], read=lambda prompt: next(answers))
+    person = terminal_seat(["you", "bot"], read=lambda prompt: next(answers))
     pesten = engine.PRESETS["pesten"].to_dict()
     person({"type": "start", "seat": 0, "top": "5S", "ruleset": pesten})
     turn = {

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.core import statements
-from arena.matches.models import Match
+from arena.matches.models import Game, Match
 from arena.matches.promotions import promotion_match_failed
 from arena.matches.services import match_queue_on_commit
 from arena.tournaments.services import tournament_match_finished, tournament_match_rerun
@@ -158,10 +158,17 @@ def match_append_error(*, match: Match, message: str) -> None:
     match.error = f"{match.error}\n{message}".strip()[-4000:]
 
 
+def _previews_discard(match: Match) -> None:
+    """Expects the match row locked: the games written as they ended by an attempt
+    that did not record a result go (arena.play.games); they never counted."""
+    Game.objects.filter(match_id=match.pk).delete()
+
+
 def match_fail(*, match: Match, reason: str, infrastructure: bool = True) -> None:
     """Expects the match row locked. No bot is blamed: ratings and fault streaks are
     left alone; a tournament hears of it, and plays a match that the infrastructure
     lost again later (not one that cannot be played, `infrastructure=False`)."""
+    _previews_discard(match)
     match.state = Match.State.FAILED
     match_append_error(match=match, message=reason)
     match.lease_expires_at = None
@@ -198,6 +205,7 @@ def match_fail_claimed(*, claim: Claim, reason: str) -> bool:
 
 def _requeue(match: Match, *, message: str, now: datetime) -> None:
     """Expects the match row locked: back to the queue, its message sent on commit."""
+    _previews_discard(match)
     match.state = Match.State.QUEUED
     match.worker = ""
     match.lease_expires_at = _resend_after(now)

@@ -5,12 +5,23 @@ names come from the models, values are parameters."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
 from functools import cache
+from typing import Any
 
 from arena.bots.models import Bot, BotVersion
-from arena.core.statements import Row, columns, db_time, fetch_all, models_from_rows, table
-from arena.matches.models import Match, MatchSeat
+from arena.core.statements import (
+    Row,
+    columns,
+    db_time,
+    execute,
+    fetch_all,
+    models_from_rows,
+    placeholders,
+    table,
+)
+from arena.matches.models import Game, Match, MatchSeat
 
 from .models import WorkerHost
 
@@ -98,3 +109,31 @@ def worker_host_count(
         [name, matches, faulted, failures, matches, faulted, failures, at, at],
     )
     return bool(rows[0][0])
+
+
+def match_lock_if_held(*, match_id: int, token: str) -> bool:
+    """Lock the match's row until the transaction ends if this worker still holds
+    it; False when the lease is no longer this worker's."""
+    rows = fetch_all(
+        f"UPDATE {table(Match)} SET worker = worker"  # noqa: S608
+        " WHERE id = %s AND state = %s AND worker = %s RETURNING id",
+        [match_id, Match.State.RUNNING, token],
+    )
+    return bool(rows)
+
+
+def games_delete_unkept(
+    *, match_id: int, keep: Sequence[int], only: Sequence[int] | None = None
+) -> None:
+    """Delete the game rows an earlier attempt at a match left: those numbered in
+    `only` (all when None), except those in `keep`. Such rows were never rated (a
+    rated match is done and never played again), so nothing refers to them."""
+    sql = f'DELETE FROM {table(Game)} WHERE "match_id" = %s'  # noqa: S608
+    params: list[Any] = [match_id]
+    if only is not None:
+        sql += f' AND "number" IN ({placeholders(len(only))})'
+        params += list(only)
+    if keep:
+        sql += f' AND "number" NOT IN ({placeholders(len(keep))})'
+        params += list(keep)
+    execute(sql, params)

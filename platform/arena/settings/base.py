@@ -363,6 +363,41 @@ CACHES = {
     )
 }
 
+# --- Live games (docs/live.md) ----------------------------------------------------------
+# The worker leaves the game being played in the cache alias "live", which the site's
+# event streams read: Redis (ARENA_LIVE_URL, else ARENA_CACHE_URL, else a Redis
+# broker's URL), or files under var/live/ for `make run`, whose worker and site are
+# separate processes with no server between them. Short socket timeouts: a Redis
+# that hangs costs the worker's publishing thread a second, never a match.
+_LIVE_URL = env_str(
+    "ARENA_LIVE_URL",
+    _CACHE_URL or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""),
+)
+CACHES["live"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _LIVE_URL,
+        "KEY_PREFIX": "arena-live",
+        "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+    }
+    if _LIVE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "live"),
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    }
+)
+# How often the worker publishes the moves of the game being played, and how long
+# anonymous and other users' spectating lags behind the table (the owner of a seat
+# watches it without delay). A stream ends after ARENA_LIVE_STREAM_SECONDS; the
+# browser's EventSource reconnects and resumes where it was.
+ARENA_LIVE_PUBLISH_MS = env_int("ARENA_LIVE_PUBLISH_MS", 250, minimum=10)
+ARENA_LIVE_PUBLIC_DELAY_SECONDS = env_int("ARENA_LIVE_PUBLIC_DELAY_SECONDS", 3, minimum=0)
+ARENA_LIVE_STREAM_SECONDS = env_int("ARENA_LIVE_STREAM_SECONDS", 300, minimum=5)
+# A match's games are written as each ends once it has lasted this long; a shorter
+# match appears whole, with its result (arena.play.games).
+ARENA_GAMES_PREVIEW_AFTER_SECONDS = env_int("ARENA_GAMES_PREVIEW_AFTER_SECONDS", 2, minimum=0)
+
 # --- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK = {
     # Token first: DRF answers a request it cannot authenticate with the first

@@ -17,4 +17,5 @@ urlpatterns = [
         views.QualificationGameLogApi.as_view(),
         name="api-qualification-game-log",
     ),
+    path("matches/<int:pk>/events/", views.MatchEventsApi.as_view(), name="api-match-events"),
 ]

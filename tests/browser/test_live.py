@@ -103,3 +103,30 @@ def test_a_ladder_match_watched_live_then_replayed_whole(site_url, page):
         "nodes => nodes.map(n => n.dataset.codes)"
     )
     assert all(codes)
+
+
+def test_the_home_page_shows_a_match_that_starts_without_reloading(site_url, page, monkeypatch):
+    from arena.matches.live import live_pulse_touch
+    from arena.web.views import live as live_views
+
+    live_store_clear()
+    monkeypatch.setattr(live_views, "PULSE_POLL_SECONDS", 0.05)
+    monkeypatch.setattr(live_views, "PULSE_MIN_GAP_SECONDS", 0)
+    page.goto(site_url + reverse("web:home"))
+    playing = page.locator("#home-live")
+    assert "No match is being played right now." in playing.inner_text()
+    page.evaluate("window.notReloaded = true")
+    page.wait_for_timeout(300)  # the page's pulse stream is open
+
+    running = match_with_seats(state=Match.State.RUNNING)
+    names = [seat.bot.name for seat in running.seats.select_related("bot")]
+    live_pulse_touch()
+
+    page.wait_for_function(
+        "names => names.every(n => document.querySelector('#home-live').textContent.includes(n))",
+        arg=names,
+    )
+    assert page.evaluate("window.notReloaded") is True
+    assert page.locator("#home-live[data-refreshed]").count() == 1
+    # The list was moved over as nodes, never written as markup: its links still work.
+    assert page.locator("#home-live a").count() >= 1

@@ -19,11 +19,15 @@
         if (!html) return;
         var fresh = new DOMParser().parseFromString(html, "text/html");
         Array.prototype.forEach.call(document.querySelectorAll("[data-live-region][id]"), function (region) {
-          var next = fresh.getElementById(region.id);
-          if (next && next.innerHTML !== region.innerHTML) {
-            region.innerHTML = next.innerHTML;
-            region.dataset.refreshed = String(Date.now());
-          }
+          var found = fresh.getElementById(region.id);
+          if (!found) return;
+          // Nodes moved over from the parsed page, never markup written in: the
+          // viewer's rule for anything that may hold a bot's name or output.
+          var next = document.importNode(found, true);
+          if (region.dataset.refreshed) next.dataset.refreshed = region.dataset.refreshed;
+          if (next.isEqualNode(region)) return;
+          next.dataset.refreshed = String(Date.now());
+          region.replaceWith(next);
         });
       })
       .catch(function () {})

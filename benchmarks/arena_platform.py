@@ -15,7 +15,10 @@ median and p95 time of the leaderboard and match-history reads.
 a worker whose sandbox hands back one recorded match (recorded_worker.py) plays
 them end to end, so the bots' and the engine's time is out of the figures.
 `--phases` plays them end to end for real and prints where each worker process's
-time goes, phase by phase (phases_worker.py notes the times).
+time goes, phase by phase (phases_worker.py notes the times). `--scaling` plays
+the same matches end to end with 1, 2 and 4 worker processes on the bwrap and
+docker backends and prints matches per minute, games per second and where the
+CPU went, with the machine's load.
 
 Everything happens in its own database (default `arena_bench`, dropped and created
 again), its own Redis databases and its own queue, so it can run next to a site or
@@ -25,6 +28,7 @@ a test run. Usage:
     .venv/bin/python benchmarks/arena_platform.py --matches 20 --bots 1000 --games 100000
     .venv/bin/python benchmarks/arena_platform.py --platform-cpu --matches 300
     .venv/bin/python benchmarks/arena_platform.py --phases --repeat 2
+    .venv/bin/python benchmarks/arena_platform.py --scaling --matches 40
 
 Needs PostgreSQL and Redis (BENCH_DATABASE_URL, BENCH_REDIS_URL) and a sandbox
 backend (--backend, bwrap by default).
@@ -603,6 +607,76 @@ def part_platform_cpu(args: argparse.Namespace) -> None:
             platform.close()
 
 
+def tree_cpu_seconds(root: int) -> float:
+    """User + system CPU of a live process tree, with what the children its members
+    reaped used."""
+    total = 0.0
+    for pid in process_tree(root):
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue
+        total += sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
+    return total
+
+
+def part_scaling(args: argparse.Namespace) -> None:
+    """Throughput end to end with 1, 2 and 4 worker processes (`--worker-counts`) on
+    each backend (`--backends`): the same plan of `--matches` matches per cell, after
+    an untimed warm-up, and where the time went. The CPU columns are shares of one
+    core over the cell's wall time: the worker's processes (its own work: the
+    bots' CPU is not in it, docker's run under the Docker daemon and bwrap's are
+    not reaped into the worker's accounts), PostgreSQL's and Redis's server
+    processes, and the whole machine, which includes whatever else it runs."""
+    plan = match_plan(args.matches)
+    cores = os.cpu_count() or 1
+    counts = [int(count) for count in args.worker_counts.split(",")]
+    print(
+        f"\n## throughput: {args.matches} matches of {args.games_per_match} games per cell, "
+        f"{cores} cores; load average {' '.join(f'{v:.1f}' for v in os.getloadavg())} "
+        "(1, 5, 15 min)"
+    )
+    print(
+        "| backend | worker processes | time | matches/min | games/s | worker CPU "
+        "| PostgreSQL CPU | Redis CPU | machine busy | load before, after |"
+    )
+    print("|---|--:|--:|--:|--:|--:|--:|--:|--:|---|")
+    for backend in args.backends.split(","):
+        for workers in counts:
+            runner = PlatformRunner(
+                games=args.games_per_match,
+                workers=workers,
+                extra_env={"ARENA_SANDBOX_BACKEND": backend},
+            )
+            try:
+                runner.run(plan[: 2 * workers])  # untimed: imports, connections, images
+                load_before = os.getloadavg()[0]
+                servers = [pid for name in SERVER_PROCESSES.values() for pid in pids_named(name)]
+                before = {pid: cpu_seconds(pid) for pid in servers}
+                tree, machine = tree_cpu_seconds(runner.worker.pid), machine_cpu_seconds()
+                elapsed = runner.run(plan)
+                tree = tree_cpu_seconds(runner.worker.pid) - tree
+                machine = machine_cpu_seconds() - machine
+                spent = {}
+                for label, name in SERVER_PROCESSES.items():
+                    pids = pids_named(name)
+                    spent[label] = sum(cpu_seconds(pid) - before.get(pid, 0.0) for pid in pids)
+            finally:
+                runner.close()
+
+            def share(seconds: float, elapsed: float = elapsed) -> str:
+                return f"{100 * seconds / elapsed:.0f} %"
+
+            print(
+                f"| {backend} | {workers} | {elapsed:.1f} s | {60 * len(plan) / elapsed:.0f} "
+                f"| {len(plan) * args.games_per_match / elapsed:.1f} | {share(tree)} "
+                f"| {share(spent['PostgreSQL'])} | {share(spent['Redis'])} "
+                f"| {100 * machine / (elapsed * cores):.0f} % of {cores} cores "
+                f"| {load_before:.1f}, {os.getloadavg()[0]:.1f} |",
+                flush=True,
+            )
+
+
 # The parts of a match in a worker process, between the stamps phases_worker.py
 # notes. The result write runs on the process's recorder thread, overlapping the
 # hand-over and the next match's claim: each phase pairs its start with the next
@@ -1097,6 +1171,13 @@ def main() -> None:
     )
     parser.add_argument("--skip-queries", action="store_true")
     parser.add_argument(
+        "--scaling",
+        action="store_true",
+        help="only throughput with --worker-counts processes on each of --backends",
+    )
+    parser.add_argument("--worker-counts", default="1,2,4")
+    parser.add_argument("--backends", default="bwrap,docker")
+    parser.add_argument(
         "--compare-with",
         metavar="CHECKOUT",
         action="append",
@@ -1125,6 +1206,9 @@ def main() -> None:
         return
     if args.phases:
         part_phases(args)
+        return
+    if args.scaling:
+        part_scaling(args)
         return
     if not args.skip_throughput:
         part_throughput(args)

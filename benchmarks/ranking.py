@@ -40,10 +40,13 @@ import statistics
 import sys
 import tempfile
 import time
+import timeit
+import uuid
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any, NamedTuple
+from unittest import mock
 
 ROOT = Path(__file__).resolve().parents[1]
 
@@ -878,6 +881,47 @@ def _follow_run(
     return reached.get("estimate", math.inf), reached.get("place", math.inf), share
 
 
+# --- what openskill's player ids cost ---------------------------------------------
+
+
+def openskill_id_cost() -> list[str]:
+    """openskill gives every rating object a uuid4 (one when the update builds the
+    seats' ratings, one more when it copies them): how many one update draws, and
+    their share of its time."""
+    lines = []
+    for seats in SEAT_COUNTS:
+        skills = [(plackett_luce.MU + seat, 2.0) for seat in range(seats)]
+        ranks = list(range(1, seats + 1))
+        drawn = _ids_drawn(skills, ranks)
+
+        def update(skills: list[tuple[float, float]] = skills, ranks: list[int] = ranks) -> None:
+            plackett_luce.game_update(ratings=skills, ranks=ranks)
+
+        per_update = min(timeit.repeat(update, number=2000, repeat=5)) / 2000
+        per_id = min(timeit.repeat(lambda: uuid.uuid4().hex, number=20000, repeat=5)) / 20000
+        lines.append(
+            f"- {seats} seats: {drawn} uuid4 per game update; the update "
+            f"{1e6 * per_update:.0f} µs, the ids {1e6 * drawn * per_id:.0f} µs of it "
+            f"({drawn * per_id / per_update:.0%}), "
+            f"{1e6 * GAMES_PER_MATCH * drawn * per_id:.0f} µs per {GAMES_PER_MATCH}-game match"
+        )
+    return lines
+
+
+def _ids_drawn(skills: list[tuple[float, float]], ranks: list[int]) -> int:
+    drawn = 0
+    real = uuid.uuid4
+
+    def counting() -> uuid.UUID:
+        nonlocal drawn
+        drawn += 1
+        return real()
+
+    with mock.patch("uuid.uuid4", counting):
+        plackett_luce.game_update(ratings=skills, ranks=ranks)
+    return drawn
+
+
 # --- the report --------------------------------------------------------------------
 
 
@@ -1288,7 +1332,13 @@ def main(argv: Sequence[str] | None = None) -> None:
     parser.add_argument("--runs", type=int, help="runs per configuration (20 full, 10 quick)")
     parser.add_argument("--resamples", type=int, default=200, help="bootstrap resamples")
     parser.add_argument("--chart", type=Path, help="write the tau chart (PNG) here")
+    parser.add_argument(
+        "--openskill-ids", action="store_true", help="only what openskill's uuid4 ids cost"
+    )
     args = parser.parse_args(argv)
+    if args.openskill_ids:
+        print("\n".join(openskill_id_cost()))
+        return
     if args.build_bank:
         build_banks(processes=args.processes, deal_scale=args.bank_scale)
         return
@@ -1321,6 +1371,7 @@ def main(argv: Sequence[str] | None = None) -> None:
     out += [*drift_table(measured.drifts), ""]
     out += [*what_if_table(measured, FULL_BUDGET), ""]
     out += [*follow_table(measured), ""]
+    out += ["What openskill's player ids cost:", "", *openskill_id_cost(), ""]
     out += verdicts(measured.results, measured.drifts, FULL_BUDGET)
     print("\n".join(out))
     if args.chart:

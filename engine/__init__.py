@@ -10,7 +10,7 @@ game log (REPLAY.md). Standard library only, importable by a bare ``python3 -I -
 """
 
 from engine.errors import BotFault, IllegalAction, ReplayError, RoleConflictError, RulesetError
-from engine.game import play_game
+from engine.game import event_view, play_game
 from engine.replay import replay, replay_frames
 from engine.ruleset import MAX_PLAYERS, MIN_PLAYERS, PRESET_NAMES, PRESETS, Ruleset
 from engine.sampling import sample_state
@@ -35,6 +35,7 @@ __all__ = [
     "Ruleset",
     "RulesetError",
     "SeatExchange",
+    "event_view",
     "play_action",
     "play_game",
     "replay",

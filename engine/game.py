@@ -41,6 +41,7 @@ def play_game(
     names: Sequence[str] | None = None,
     game: int = 0,
     orders: Sequence[Sequence[str]] | None = None,
+    watch: Callable[[dict[str, Any]], None] | None = None,
 ) -> dict[str, Any]:
     """Play one game and return its log (REPLAY.md).
 
@@ -49,6 +50,17 @@ def play_game(
     reshuffles (a fresh seed is drawn and logged when None). ``orders`` gives the
     reshuffles' new draw piles instead (codes, top first, one per reshuffle), as a
     log does; a reshuffle they do not foresee raises ``IllegalAction``.
+
+    ``watch``, if given, is called once, before the first message, with the log
+    being written: its ``events`` and ``debug`` lists grow as the game is played
+    and it has no ``result`` yet. It is for reading only (another thread may follow it); a
+    spectator costs the game nothing per move.
+
+    >>> seen = []
+    >>> drawer = lambda message: {"action": "draw"}
+    >>> log = play_game([drawer, drawer], seed=3, ruleset={"turn_limit": 4}, watch=seen.append)
+    >>> seen[0]["events"] is log["events"], "result" in seen[0]
+    (True, False)
     """
     players = len(bots)
     if not MIN_PLAYERS <= players <= MAX_PLAYERS:
@@ -67,8 +79,7 @@ def play_game(
         except (KeyError, TypeError):
             raise ValueError("a reshuffle order is a list of card codes") from None
     match = _Match(list(bots), state, list(names), game)
-    match.run()
-    return {
+    log: dict[str, Any] = {
         "format": LOG_FORMAT,
         "ruleset": rules.to_dict(),
         "players": players,
@@ -77,6 +88,13 @@ def play_game(
         "deck": deck_codes,
         "game": game,
         "events": match.events,
+        "debug": match.debug,
+    }
+    if watch is not None:
+        watch(log)
+    match.run()
+    return {
+        **log,
         "result": state.result(),
         "debug": match.debug,
         "start_faults": match.start_faults,
@@ -270,6 +288,17 @@ def _card(code: Any) -> int:
     if type(code) is not str or code not in CARD_OF:
         raise _Malformed
     return CARD_OF[code]
+
+
+def event_view(event: Event, seat: int | None) -> Event:
+    """A copy of ``event`` as ``seat`` may see it, as the protocol shows it to a bot:
+    other seats' drawn cards hidden, a reshuffle without its order. ``None`` is a
+    spectator, who sees no seat's cards.
+
+    >>> event_view({"seat": 1, "kind": "draw", "count": 1, "cards": ["4C"]}, None)
+    {'seat': 1, 'kind': 'draw', 'count': 1}
+    """
+    return _event_view(event, -1 if seat is None else seat)
 
 
 def _event_view(event: Event, seat: int) -> Event:

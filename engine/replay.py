@@ -42,10 +42,25 @@ def replay(log: dict[str, Any]) -> Iterator[GameState]:
             yield state.clone()
 
 
-def replay_frames(log: dict[str, Any]) -> list[dict[str, Any]]:
+def replay_frames(log: dict[str, Any], *, unfinished: bool = False) -> list[dict[str, Any]]:
     """JSON snapshots for the replay viewer: frame 0 after the deal, frame i after
-    event i-1."""
-    return [_frame(index + 1, event, state) for index, event, state in _walk(log)]
+    event i-1.
+
+    ``unfinished`` takes the log of a game still being played (no ``result``, the
+    events so far, as ``play_game``'s ``watch`` sees it): its frames up to the last
+    event. Events are checked as ever.
+
+    >>> from engine.game import play_game
+    >>> drawer = lambda message: {"action": "draw"}
+    >>> log = play_game([drawer, drawer], seed=5, ruleset={"turn_limit": 6})
+    >>> partial = {**log, "events": log["events"][:3]}
+    >>> del partial["result"]
+    >>> len(replay_frames(partial, unfinished=True)), len(replay_frames(log))
+    (4, 7)
+    """
+    return [
+        _frame(index + 1, event, state) for index, event, state in _walk(log, unfinished=unfinished)
+    ]
 
 
 def _frame(number: int, event: Event | None, state: GameState) -> dict[str, Any]:
@@ -79,7 +94,7 @@ def _bad(index: int, event: Any, reason: str) -> ReplayError:
     return ReplayError(f"event {index} {shown}: {reason}")
 
 
-def _start(log: Any) -> tuple[GameState, list[Any]]:
+def _start(log: Any, *, unfinished: bool = False) -> tuple[GameState, list[Any]]:
     if not isinstance(log, dict):
         raise ReplayError("a game log is a JSON object")
     if log.get("format") != LOG_FORMAT:
@@ -97,7 +112,7 @@ def _start(log: Any) -> tuple[GameState, list[Any]]:
     events = log.get("events")
     if not isinstance(events, list):
         raise ReplayError("events must be a list")
-    if not isinstance(log.get("result"), dict):
+    if not unfinished and not isinstance(log.get("result"), dict):
         raise ReplayError("result must be an object")
     try:
         state = GameState.new(players, rules, deck=deck, record=True)
@@ -107,13 +122,16 @@ def _start(log: Any) -> tuple[GameState, list[Any]]:
     return state, events
 
 
-def _walk(log: dict[str, Any]) -> Iterator[tuple[int, Event | None, GameState]]:
+def _walk(
+    log: dict[str, Any], *, unfinished: bool = False
+) -> Iterator[tuple[int, Event | None, GameState]]:
     """(event index, event, state after it), starting with (-1, None, dealt state).
 
     The events of one decision (reshuffles before it, a call after it) all show
-    the state after the whole decision.
+    the state after the whole decision. ``unfinished``: the game may go on after
+    the last event, and there is no result to compare.
     """
-    state, events = _start(log)
+    state, events = _start(log, unfinished=unfinished)
     produced = state.events
     assert produced is not None
     yield -1, None, state
@@ -151,6 +169,8 @@ def _walk(log: dict[str, Any]) -> Iterator[tuple[int, Event | None, GameState]]:
             yield at, events[at], state
         reshuffles = []
         yield index, event, state
+    if unfinished:
+        return  # a reshuffle at the end belongs to a draw not yet logged
     if reshuffles:
         raise _bad(reshuffles[0], events[reshuffles[0]], "a reshuffle that never happened")
     if not state.over:

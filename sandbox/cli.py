@@ -4,6 +4,7 @@
     onecard replay replays/game-0001.json
     onecard play --against heuristic --against random
     onecard analyse replays/game-0001.json --seat 0 --iterations 1000
+    onecard rerun https://host/matches/123/games/2/ --bot my_bot.py [--seat 1]
 
 Built-in bots (random, greedy, heuristic, search) play in-process; bot files run as
 processes through the sandbox. A person's own files default to the `subprocess`
@@ -18,6 +19,7 @@ from __future__ import annotations
 import argparse
 import json
 import math
+import os
 import sys
 import time
 from collections.abc import Callable, Sequence
@@ -27,14 +29,16 @@ from typing import Any, TextIO
 
 import engine
 from bots_examples import builtin_bots
-from bots_examples.analysis import DEFAULT_ITERATIONS, Decision, game_analysis
 from engine.text import describe_event, parse_choice, render_game, render_view
+from sandbox.analysis import SearchSettings, decision_table, game_decisions
 from sandbox.errors import InfrastructureError
+from sandbox.human import LEFT, HumanSeat
 from sandbox.inprocess import InProcessBot
 from sandbox.limits import Limits
 from sandbox.match import Player, SeatReport, play_match, start_players, stop_players
 from sandbox.process import BotProcess
 from sandbox.program import BotProgram
+from sandbox.rerun import LogUnavailable, log_load, rerun_game, seat_for
 from sandbox.seat import SandboxedBot
 
 # sandbox.backends.select.BACKENDS, spelled out so that `--help` needs no docker.
@@ -217,92 +221,71 @@ def command_replay(args: argparse.Namespace) -> int:
 
 
 def command_analyse(args: argparse.Namespace) -> int:
+    """The search bot's verdict on every decision, each from its seat's own view."""
     try:
         log = json.loads(Path(args.file).read_text())
-        seats = [args.seat] if args.seat is not None else list(range(int(log["players"])))
-        for seat in seats:
-            decisions = game_analysis(log, seat=seat, iterations=args.iterations, seed=args.seed)
-            names = log.get("names") or []
-            name = names[seat] if seat < len(names) else f"seat{seat}"
-            for line in analysis_table(decisions, title=f"seat {seat} ({name})"):
-                print(line)
-    except (OSError, ValueError, KeyError, TypeError) as error:  # ReplayError is a ValueError
+        search = SearchSettings(iterations=args.iterations, seed=args.seed)
+        decisions = [
+            decision
+            for decision in game_decisions(log, settings=search)
+            if args.seat is None or decision.seat == args.seat
+        ]
+        names = [str(name) for name in log.get("names") or range(int(log["players"]))]
+    except (OSError, ValueError, KeyError, TypeError) as error:
         print(f"onecard: cannot analyse {args.file}: {error}", file=sys.stderr)
         return 2
+    for line in decision_table(decisions, names):
+        print(line)
     return 0
 
 
-def describe_reply(reply: dict[str, Any]) -> str:
-    """``play 7H (S)``, ``play 5D 5S``, ``draw``, ``catch``...
-
-    >>> describe_reply({"action": "play", "card": "7H", "suit": "S", "call": True})
-    'play 7H (S)'
-    """
-    if reply.get("action") != "play":
-        return str(reply.get("action"))
-    cards = reply.get("cards") or [reply.get("card")]
-    suit = f" ({reply['suit']})" if reply.get("suit") else ""
-    return f"play {' '.join(map(str, cards))}{suit}"
-
-
-def analysis_table(decisions: Sequence[Decision], *, title: str) -> list[str]:
-    """One line per decision: the turn, the reply taken and its win chance, the
-    reply the search prefers and its win chance, and the loss in points."""
-    lines = [
-        title,
-        f"{'turn':>5}  {'taken':<18} {'win':>5}  {'search prefers':<18} {'win':>5}  loss",
-    ]
-    for d in decisions:
-        taken = describe_reply(d.taken) + (" no call" if d.uncalled else "")
-        preferred = "(the same)" if d.preferred else describe_reply(d.best.reply)
-        catch = " catch offer" if d.kind == "catch" else ""
-        lines.append(
-            f"{d.turn:>5}  {taken:<18} {d.taken_win:>5.0%}  {preferred:<18} {d.best.win:>5.0%}"
-            f"  {100 * d.loss:4.1f}{catch}"
-        )
-    if decisions:
-        total = sum(d.loss for d in decisions)
-        worst = max(decisions, key=lambda d: d.loss)
-        lines.append(
-            f"{len(decisions)} decisions, {100 * total:.1f} points lost in all;"
-            f" the biggest loss {100 * worst.loss:.1f} at turn {worst.turn}"
-        )
-    return lines
-
-
-class TerminalPlayer:
-    """A person at the keyboard, as a bot callable."""
+class TerminalDesk:
+    """A person at the keyboard, as a `sandbox.human.Desk`: the table printed, the
+    moves typed. End of input (Ctrl-D) leaves the table."""
 
     def __init__(self, names: list[str], read: Callable[[str], str] = input) -> None:
         self.names = names
         self.read = read
-        # The start message's: which card is wild, skips, shields... in this game.
-        self.ruleset: dict[str, Any] | None = None
 
-    def __call__(self, message: dict[str, Any]) -> dict[str, Any]:
-        kind = message["type"]
-        if kind == "start":
-            self.ruleset = message["ruleset"]
+    def _show_events(self, message: dict[str, Any]) -> None:
         for event in message.get("events", []):
-            print(f"  {describe_event(event, self.names, ruleset=self.ruleset)}")
+            print(f"  {describe_event(event, self.names, ruleset=message.get('ruleset'))}")
+
+    def tell(self, message: dict[str, Any]) -> None:
+        kind = message["type"]
+        self._show_events(message)
         if kind == "start":
             print(f"you are {self.names[message['seat']]}; lead card {message['top']}")
-            return {}
-        if kind == "end":
-            winner = self.names[message["winner"]]
-            print("you win!" if message["winner"] == message["seat"] else f"{winner} wins")
-            return {}
-        print(render_view(message, self.names, ruleset=self.ruleset))
+        elif kind == "end":
+            winner = message["winner"]
+            print("you win!" if winner == message["seat"] else f"{self.names[winner]} wins")
+
+    def ask(self, message: dict[str, Any], timeout: float | None) -> dict[str, Any] | str | None:
+        # The terminal has no clock: a person at their own keyboard takes their time.
+        ruleset = message.get("ruleset")
+        if "problem" not in message:
+            self._show_events(message)
+            print(render_view(message, self.names, ruleset=ruleset))
+        else:
+            print(f"  {message['problem']}")
+        kind = message["type"]
         prompt = "catch? [y/N] " if kind == "catch" else "your move (number, card, or 0 to draw): "
         while True:
             try:
                 text = self.read(prompt)
             except EOFError:
-                raise SystemExit("\nbye") from None
-            reply = parse_choice(message, text, ruleset=self.ruleset)
+                print("\nbye")
+                return LEFT
+            reply = parse_choice(message, text, ruleset=ruleset)
             if reply is not None:
                 return reply
             print("  not a move here; try again")
+
+
+def terminal_seat(names: list[str], read: Callable[[str], str] = input) -> HumanSeat:
+    """The person at the keyboard as a seat: the same contract a browser's seat
+    uses (sandbox.human), without a clock."""
+    return HumanSeat(TerminalDesk(names, read), move_seconds=None)
 
 
 def command_play(args: argparse.Namespace) -> int:
@@ -313,12 +296,77 @@ def command_play(args: argparse.Namespace) -> int:
         print(f"onecard: unknown bots {unknown}; built-ins: {sorted(builtins)}", file=sys.stderr)
         return 2
     names = _distinct(["you", *opponents])
-    bots: list[Callable[[dict[str, Any]], Any]] = [TerminalPlayer(names)]
+    bots: list[Callable[[dict[str, Any]], Any]] = [terminal_seat(names)]
     bots += [builtins[name](args.seed + i) for i, name in enumerate(opponents)]
     log = engine.play_game(bots, seed=args.seed, ruleset=args.ruleset, names=names)
     for seat, place in sorted(enumerate(log["result"]["ranks"]), key=lambda pair: pair[1]):
         print(f"{place}. {names[seat]}")
     return 0
+
+
+def command_rerun(args: argparse.Namespace) -> int:
+    token = args.token or os.environ.get("ONECARD_TOKEN") or None
+    try:
+        log = log_load(args.source, token=token)
+    except LogUnavailable as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    path = Path(args.bot)
+    program = BotProgram(path.stem if path.is_file() else path.name, path)
+    try:
+        program.check()
+    except ValueError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    seat = args.seat if args.seat is not None else seat_for(log, program.name)
+    players = log.get("players")
+    if seat is None or type(players) is not int or not 0 <= seat < players:
+        seats = ", ".join(f"{s} {name}" for s, name in enumerate(log.get("names") or []))
+        print(
+            f"onecard: say which seat your bot plays with --seat N (seats: {seats})",
+            file=sys.stderr,
+        )
+        return 2
+    try:
+        backend, launch = backend_for_files(args.backend)
+    except InfrastructureError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    names = log.get("names") or []
+    print(
+        f"rerunning game {int(log.get('game') or 0) + 1} (seed {log.get('seed')},"
+        f" {(log.get('ruleset') or {}).get('name', 'korean')}, {players} seats)"
+        f" with {path} at seat {seat} ({names[seat] if seat < len(names) else '?'});"
+        f" backend {backend}"
+    )
+    try:
+        report = rerun_game(log, seat=seat, launch=partial(launch, program), opponent=args.opponent)
+    except engine.ReplayError as error:
+        print(f"onecard: the log does not replay: {error}", file=sys.stderr)
+        return 2
+    except InfrastructureError as error:
+        print(f"onecard: {error}", file=sys.stderr)
+        return 2
+    if not report.clock_logged:
+        print("note: the log keeps no time fields; time_ms and bank_ms are the defaults")
+    if report.deviation is None:
+        print(
+            f"same game: your bot received the {report.same} messages it received in the log,"
+            " byte for byte, and answered each as the logged bot did"
+        )
+    else:
+        print(
+            f"your bot received the same {report.same} messages as in the log, then answered"
+            " otherwise:"
+        )
+        print(report.deviation.sentence())
+        print(
+            f"from there the opponents are the built-in {report.opponent} bot, and the game"
+            " was played out locally"
+        )
+    place = report.result["ranks"][seat]
+    print(f"the game ended with your bot in place {place} of {players}")
+    return 0 if report.deviation is None else 1
 
 
 def parser() -> argparse.ArgumentParser:
@@ -348,9 +396,7 @@ def parser() -> argparse.ArgumentParser:
     )
     analyse.add_argument("file")
     analyse.add_argument("--seat", type=int, default=None, help="one seat (default: every seat)")
-    analyse.add_argument(
-        "--iterations", type=int, default=DEFAULT_ITERATIONS, help="playouts per decision"
-    )
+    analyse.add_argument("--iterations", type=int, default=1000, help="playouts per decision")
     analyse.add_argument("--seed", type=int, default=0, help="the search's seed")
     analyse.set_defaults(run=command_analyse)
 
@@ -359,6 +405,19 @@ def parser() -> argparse.ArgumentParser:
     play.add_argument("--seed", type=int, default=None)
     play.add_argument("--ruleset", default=None)
     play.set_defaults(run=command_play)
+
+    rerun = commands.add_parser(
+        "rerun", help="replay a logged game with your bot and find where it answers otherwise"
+    )
+    rerun.add_argument("source", help="a downloaded log, or the site's address of the game")
+    rerun.add_argument("--bot", required=True, help="your bot file (or folder with main.py)")
+    rerun.add_argument("--seat", type=int, default=None, help="your bot's seat in the log")
+    rerun.add_argument(
+        "--token", default=None, help="your API token (or ONECARD_TOKEN), for private logs"
+    )
+    rerun.add_argument("--opponent", default="heuristic", choices=sorted(builtin_bots()))
+    rerun.add_argument("--backend", default="subprocess", choices=["auto", *BACKENDS])
+    rerun.set_defaults(run=command_rerun)
     return top
 
 

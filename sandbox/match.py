@@ -23,6 +23,8 @@ from sandbox.program import BotProgram
 from sandbox.seat import GameRecord, SandboxedBot, latency_summary
 
 Progress = Callable[[int, dict[str, Any]], None]
+# (game number, seating, the log being written): see engine.play_game's `watch`.
+Watch = Callable[[int, list[int], dict[str, Any]], None]
 
 
 class Player(Protocol):
@@ -120,6 +122,11 @@ def _annotate(log: dict[str, Any], seating: list[int], records: list[GameRecord]
             ]
         )
     log["stderr"] = stderr
+    for event in log["events"]:
+        if event.get("kind") == "fault":
+            detail = records[event["seat"]].fault_detail
+            if detail is not None:
+                event["detail"] = detail
 
 
 def _in_parallel(calls: Sequence[Callable[[], Any]]) -> None:
@@ -143,10 +150,12 @@ def play_match(
     ruleset: Any = None,
     deadline: float | None = None,
     progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> tuple[list[dict[str, Any]], list[SeatReport], str | None]:
     """The games of a match between started players: (logs, reports, why it stopped early).
 
     The caller starts the players and stops them afterwards, whatever happens.
+    `progress` hears of each game when it ends; `watch` sees each as it starts.
     """
     _check_table(len(players))
     if games < 0:
@@ -167,6 +176,7 @@ def play_match(
             ruleset=rules,
             names=[names[index] for index in seating],
             game=game,
+            watch=None if watch is None else partial(watch, game, seating),
         )
         for player in players:
             if player.infrastructure_error is not None:
@@ -197,6 +207,7 @@ def run_match(
     image: str | None = None,
     runtime: str | None = None,
     progress: Progress | None = None,
+    watch: Watch | None = None,
 ) -> MatchResult:
     """Play `games` games between `bots` (engine.MIN_PLAYERS to engine.MAX_PLAYERS),
     one sandboxed process per bot.
@@ -231,6 +242,7 @@ def run_match(
             ruleset=ruleset,
             deadline=deadline,
             progress=progress,
+            watch=watch,
         )
     finally:
         stop_players(players)

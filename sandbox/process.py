@@ -8,6 +8,7 @@ process means (`crash`, or `limit` when it died of a resource limit).
 
 from __future__ import annotations
 
+import signal
 import time
 from abc import ABC, abstractmethod
 from typing import Protocol
@@ -31,6 +32,24 @@ class Drain(Protocol):
         """Wait for the end of the stream (at most `timeout_s`), then stop reading."""
 
 
+def exit_status(code: int | None) -> dict[str, int | str]:
+    """An exit status as the owner reads it: a signal by name where the status says
+    the bot was killed (negative, or 128 + N as bwrap and Docker report it).
+
+    >>> exit_status(1), exit_status(-11), exit_status(137), exit_status(None)
+    ({'exit_code': 1}, {'signal': 'SIGSEGV'}, {'signal': 'SIGKILL'}, {})
+    """
+    if code is None:
+        return {}
+    number = -code if code < 0 else code - 128 if 128 < code < 128 + 65 else 0
+    if number:
+        try:
+            return {"signal": signal.Signals(number).name}
+        except ValueError:
+            return {"signal": f"signal {number}"}
+    return {"exit_code": code}
+
+
 class BotProcess(ABC):
     """One bot process (or container) for a whole match. Use it as a context manager."""
 
@@ -44,6 +63,10 @@ class BotProcess(ABC):
         self._eof = False
         self.closed = False
         self.drain: Drain | None = None
+        # How the bot ended, once it did of its own accord: {"exit_code": n} or
+        # {"signal": "SIGSEGV"}, and the limit it hit ("memory", "output", ...).
+        self.exit_status: dict[str, int | str] = {}
+        self.limit_hit: str | None = None
 
     # -- what a backend provides -------------------------------------------------
 
@@ -67,8 +90,13 @@ class BotProcess(ABC):
         """Wait for the bot to exit; True if it has."""
 
     @abstractmethod
-    def _died_of_limit(self) -> bool:
-        """After exit: was it killed for (or did it die of) a resource limit?"""
+    def _died_of_limit(self) -> str | None:
+        """After exit: the resource limit it was killed for (or died of), if any:
+        "memory", "processes", "cpu time", "file size"."""
+
+    def _exit_code(self) -> int | None:
+        """After exit: the raw status (negative: killed by that signal), if known."""
+        return None
 
     @abstractmethod
     def _teardown(self) -> None:
@@ -134,6 +162,7 @@ class BotProcess(ABC):
     def _count_stdout(self, size: int) -> None:
         self._stdout_used += size
         if self._stdout_used > self.limits.stdout_bytes_per_game:
+            self.limit_hit = "output"
             raise BotFault("limit", "stdout budget of the game exceeded")
 
     def _take(self, data: bytes | None) -> None:
@@ -169,8 +198,11 @@ class BotProcess(ABC):
 
     def _death_fault(self) -> BotFault:
         self._eof = True
-        if self._wait_exit(_EXIT_STATUS_WAIT_S) and self._died_of_limit():
-            return BotFault("limit", "killed by a resource limit")
+        if self._wait_exit(_EXIT_STATUS_WAIT_S):
+            self.exit_status = exit_status(self._exit_code())
+            self.limit_hit = self._died_of_limit()
+            if self.limit_hit is not None:
+                return BotFault("limit", f"killed by a resource limit ({self.limit_hit})")
         return BotFault("crash", "the bot exited or closed stdout")
 
     # -- lifetime --------------------------------------------------------------------

@@ -17,11 +17,16 @@ from typing import Any
 
 from engine.errors import BotFault
 from sandbox.errors import InfrastructureError
+from sandbox.faults import STDERR_LINES, cut_reply, played_cards
 from sandbox.limits import Limits
 from sandbox.process import BotProcess
+from sandbox.stderr import merge_dropped_markers
 from sandbox.wire import encode_message, parse_reply
 
 Launcher = Callable[[], BotProcess]
+# A message's time fields chosen by the caller (a rerun sends the logged ones), or
+# None: the seat's own accounting.
+Clock = Callable[[dict[str, Any]], tuple[int, int] | None]
 
 
 def latency_summary(latencies_ms: Sequence[float]) -> dict[str, float | None]:
@@ -53,6 +58,11 @@ class GameRecord:
     stderr: list[dict[str, Any]] = field(default_factory=list)
     stderr_bytes: int = 0
     fault: str | None = None
+    # The log's ``fault`` event detail (sandbox.faults), once the seat faulted.
+    fault_detail: dict[str, Any] | None = None
+    # The time fields of every message sent, as runs [count, time_ms, bank_ms]: a
+    # rerun sends the same bytes (docs/replay.md, Time fields).
+    clock: list[list[int]] = field(default_factory=list)
 
     def timing(self) -> dict[str, Any]:
         return {
@@ -60,14 +70,25 @@ class GameRecord:
             "bank_left_ms": round(self.bank_left_ms, 1),
             "latency": latency_summary(self.latencies_ms),
             "latencies_ms": [round(x, 3) for x in self.latencies_ms],
+            "clock": [list(run) for run in self.clock],
         }
+
+    def sent(self, time_ms: int, bank_ms: int) -> None:
+        clock = self.clock
+        if clock and clock[-1][1] == time_ms and clock[-1][2] == bank_ms:
+            clock[-1][0] += 1
+        else:
+            clock.append([1, time_ms, bank_ms])
 
 
 class SandboxedBot:
     """One bot program for the length of a match, played through the engine's callable API."""
 
-    def __init__(self, launch: Launcher, limits: Limits, *, match_deadline: float) -> None:
+    def __init__(
+        self, launch: Launcher, limits: Limits, *, match_deadline: float, clock: Clock | None = None
+    ) -> None:
         self._launch = launch
+        self._clock = clock
         self.limits = limits
         self.match_deadline = match_deadline
         self.process: BotProcess | None = None
@@ -78,6 +99,10 @@ class SandboxedBot:
         self._startup_ms: float | None = None  # of a launch not yet booked to a game
         self.record = GameRecord()
         self.infrastructure_error: InfrastructureError | None = None
+        # The last message answered and its reply line: what an illegal fault the
+        # engine judges (a card not in `legal`) is about.
+        self._last: tuple[dict[str, Any], bytes] | None = None
+        self._asked: dict[str, Any] = {}  # the message being (or last) asked
 
     # -- lifetime ------------------------------------------------------------------------
 
@@ -114,10 +139,29 @@ class SandboxedBot:
         if faulted is not None:
             record.fault = faulted
             self.stop(kill=True)
+            record.fault_detail = self._fault_detail(faulted, record)
         elif last:
             self.stop()
         self.record = GameRecord()  # the returned one belongs to the log from now on
+        self._last = None
+        self._asked = {}
         return record
+
+    def _fault_detail(self, reason: str, record: GameRecord) -> dict[str, Any]:
+        detail = record.fault_detail
+        if detail is None:
+            detail = _where(self._asked)
+            if reason == "illegal" and self._last is not None and self._last[0] is self._asked:
+                # The engine judged the reply (a card not in `legal`, say).
+                message, line = self._last
+                detail["reply"] = cut_reply(line)
+                detail.update(_legal_and_played(message, line))
+        if reason == "crash" and self.process is not None:
+            detail.update(self.process.exit_status)
+        if reason in ("crash", "limit"):
+            lines = [line for entry in record.stderr for line in entry["lines"]]
+            detail["stderr"] = merge_dropped_markers(lines)[-STDERR_LINES:]
+        return detail
 
     def stop(self, *, kill: bool = False) -> None:
         if self.process is None:
@@ -147,15 +191,21 @@ class SandboxedBot:
 
     def _ask(self, message: dict[str, Any]) -> dict[str, Any]:
         kind = message.get("type")
+        self._asked = message
         if self.process is None or self.process.closed:
             raise BotFault("crash", "the bot is not running")
         self._events_seen += len(message.get("events") or ())
         fresh_start = kind == "start" and self._fresh
         time_ms = self.limits.first_start_ms if fresh_start else self.limits.message_ms
         bank = 0.0 if kind == "end" else self._bank_ms
+        chosen = self._clock(message) if self._clock is not None else None
+        if chosen is not None:
+            time_ms, bank = chosen[0], float(chosen[1])
         payload = encode_message({**message, "time_ms": time_ms, "bank_ms": int(bank)})
+        self.record.sent(time_ms, int(bank))
         started = time.monotonic()
         deadline = min(started + (time_ms + bank) / 1000, self.match_deadline)
+        line: bytes | None = None
         try:
             line = self.process.exchange(payload, deadline)
             elapsed_ms = (time.monotonic() - started) * 1000
@@ -170,16 +220,44 @@ class SandboxedBot:
             if kind == "end":  # an odd reply to `end` is no fault either
                 return {}
             self.record.fault = fault.reason
+            took_ms = (time.monotonic() - started) * 1000
+            self.record.fault_detail = self._detail_now(
+                fault, message, line, took_ms=took_ms, time_ms=time_ms, bank_ms=int(bank)
+            )
             raise
         finally:
             lines = self.process.stderr_lines(flush_partial=self.process.closed)
             self._keep_stderr(lines, turn=message.get("turn"))
+        self._last = (message, line)
         if kind == "start":
             self._fresh = False
         if kind != "end":
             self._bank_ms = max(0.0, self._bank_ms - max(0.0, elapsed_ms - time_ms))
             self.record.latencies_ms.append(elapsed_ms)
         return reply
+
+    def _detail_now(
+        self,
+        fault: BotFault,
+        message: dict[str, Any],
+        line: bytes | None,
+        *,
+        took_ms: float,
+        time_ms: int,
+        bank_ms: int,
+    ) -> dict[str, Any]:
+        """The detail of a fault the sandbox saw itself (sandbox.faults)."""
+        detail: dict[str, Any] = _where(message)
+        if fault.reason == "timeout":
+            detail.update(took_ms=round(took_ms, 1), time_ms=time_ms, bank_ms=bank_ms)
+        elif fault.reason == "illegal":
+            detail["why"] = fault.detail
+            if line is not None:
+                detail["reply"] = cut_reply(line)
+            detail.update(_legal_and_played(message, line))
+        elif fault.reason == "limit" and self.process and self.process.limit_hit:
+            detail["limit"] = self.process.limit_hit
+        return detail
 
     def _keep_stderr(self, lines: list[str], *, turn: Any) -> None:
         if not lines:
@@ -200,3 +278,18 @@ class SandboxedBot:
             record.stderr_bytes -= len(dropped.encode()) + 1
             if not oldest["lines"]:
                 record.stderr.pop(0)
+
+
+def _where(message: dict[str, Any]) -> dict[str, Any]:
+    turn = message.get("turn")
+    return {"message": message.get("type"), "turn": turn if type(turn) is int else None}
+
+
+def _legal_and_played(message: dict[str, Any], line: bytes | None) -> dict[str, Any]:
+    if message.get("type") != "turn":
+        return {}
+    try:
+        reply = parse_reply(line) if line is not None else None
+    except BotFault:
+        reply = None
+    return {"legal": list(message.get("legal") or []), "played": played_cards(reply)}

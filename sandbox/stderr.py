@@ -7,6 +7,7 @@ and keeps only the newest bytes.
 
 from __future__ import annotations
 
+import re
 import select
 import threading
 from collections import deque
@@ -36,6 +37,47 @@ def _clean(raw: bytes) -> str:
     if len(text) > MAX_LINE_CHARS:
         text = text[:MAX_LINE_CHARS] + " [cut]"
     return text
+
+
+_DROPPED = re.compile(r"\[(\d+) earlier stderr lines dropped\]")
+
+
+def dropped_marker(count: int) -> str:
+    return f"[{count} earlier stderr lines dropped]"
+
+
+def dropped_count(line: str) -> int:
+    """How many lines a "lines dropped" marker stands for; 0 for any other line.
+
+    >>> dropped_count("[12 earlier stderr lines dropped]"), dropped_count("hello")
+    (12, 0)
+    """
+    marker = _DROPPED.fullmatch(line)
+    return int(marker.group(1)) if marker else 0
+
+
+def merge_dropped_markers(lines: list[str]) -> list[str]:
+    """Runs of "[N earlier stderr lines dropped]" markers (one per decision of a
+    flooding bot) as one marker with their sum.
+
+    >>> merge_dropped_markers(["a", "[3 earlier stderr lines dropped]",
+    ...                        "[4 earlier stderr lines dropped]", "b"])
+    ['a', '[7 earlier stderr lines dropped]', 'b']
+    """
+    merged: list[str] = []
+    pending = 0
+    for line in lines:
+        count = dropped_count(line)
+        if count:
+            pending += count
+            continue
+        if pending:
+            merged.append(dropped_marker(pending))
+            pending = 0
+        merged.append(line)
+    if pending:
+        merged.append(dropped_marker(pending))
+    return merged
 
 
 class StderrTail:
@@ -75,7 +117,7 @@ class StderrTail:
             dropped, self._dropped = self._dropped, 0
         lines = [_clean(line) for line in raw]
         if dropped:
-            lines.insert(0, f"[{dropped} earlier stderr lines dropped]")
+            lines.insert(0, dropped_marker(dropped))
         return lines
 
 

@@ -91,3 +91,10 @@ def test_a_rating_follows_a_bot_whose_strength_changes(ranking, system):
     assert 10 < followed.to_estimate[0] < 1000
     assert followed.to_place[0] < 1000
     assert 0.1 < followed.games_per_ladder_game < 0.5
+
+
+def test_the_cost_of_openskills_ids_is_counted_per_update(ranking):
+    lines = ranking.openskill_id_cost()
+    # Two ids per seat: the seats' ratings, and the update's copy of them.
+    assert lines[0].startswith("- 2 seats: 4 uuid4 per game update")
+    assert lines[1].startswith("- 4 seats: 8 uuid4 per game update")

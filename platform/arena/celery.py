@@ -55,7 +55,9 @@ def clean_up_after_dead_workers(**_kwargs: Any) -> None:
     else:
         logger.info("removed %d bot containers and cgroups of dead workers", removed)
     problem = sandbox.backend_problem(
-        settings.ARENA_SANDBOX_BACKEND, image=settings.ARENA_SANDBOX_IMAGE
+        settings.ARENA_SANDBOX_BACKEND,
+        image=settings.ARENA_SANDBOX_IMAGE,
+        runtime=settings.ARENA_SANDBOX_RUNTIME or None,
     )
     if problem is not None:
         logger.error("the sandbox cannot isolate uploaded bots here: %s", problem)

@@ -6,6 +6,7 @@ from arena.core.views import healthz
 
 api_v1 = [
     path("", include("arena.accounts.api.urls")),
+    path("", include("arena.analysis.api.urls")),
     path("", include("arena.bots.api.urls")),
     path("", include("arena.matches.api.urls")),
     path("", include("arena.notifications.api.urls")),

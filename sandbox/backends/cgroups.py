@@ -197,6 +197,11 @@ class BotCgroup:
             time.sleep(pause)
             pause = min(pause * 2, 0.01)
 
+    def pids_exhausted(self) -> bool:
+        """Did a fork or thread fail at the group's pids limit? (v1 and v2 both
+        keep the count in `pids.events`.) Asked only after the bot died."""
+        return any(_counter(path / "pids.events", "max") > 0 for path in self.paths)
+
     def memory_exhausted(self) -> bool:
         """Did the group run into its memory limit (an OOM kill, or reclaim at the limit)?
 

@@ -72,6 +72,27 @@ def docker_client() -> Any:
     return client
 
 
+def runtime_problem(api: Any, runtime: str | None) -> str | None:
+    """Why bot containers cannot run under the OCI runtime `runtime` (e.g. gVisor's
+    `runsc`), or None: it must be registered with the engine (`docker info`). Bots
+    are refused rather than run under the default runtime instead."""
+    if not runtime or runtime in getattr(_clients, "runtimes", ()):
+        return None
+    try:
+        registered = sorted(api.info().get("Runtimes") or {})
+    except DAEMON_ERRORS as error:
+        return f"cannot ask the Docker engine for its OCI runtimes: {error}"
+    if runtime not in registered:
+        return (
+            f"OCI runtime {runtime!r} is not registered with the Docker engine "
+            f"(it has {', '.join(registered) or 'none'}): bot containers refused"
+        )
+    # Found once, it stays: the engine only loses a runtime on a restart with another
+    # configuration, and then creating the container fails anyway.
+    _clients.runtimes = {*getattr(_clients, "runtimes", ()), runtime}
+    return None
+
+
 def docker_available() -> bool:
     try:
         docker_client()
@@ -226,6 +247,9 @@ class ContainerProcess(BotProcess):
     ) -> None:
         super().__init__(limits)
         self.api = docker_client()
+        problem = runtime_problem(self.api, runtime)
+        if problem is not None:
+            raise InfrastructureError(problem)
         self._torn_down = False
         self._state: dict[str, Any] | None = None
         self._stream: _Multiplexed | None = None
@@ -322,9 +346,15 @@ class ContainerProcess(BotProcess):
                 return False
             time.sleep(0.01)
 
-    def _died_of_limit(self) -> bool:
+    def _exit_code(self) -> int | None:
+        code = (self._state or {}).get("ExitCode")
+        return code if isinstance(code, int) else None
+
+    def _died_of_limit(self) -> str | None:
         state = self._state or {}
-        return bool(state.get("OOMKilled")) or bool(state.get("ExitCode") == EXIT_MEMORY)
+        if state.get("OOMKilled") or state.get("ExitCode") == EXIT_MEMORY:
+            return "memory"
+        return None
 
     def _teardown(self) -> None:
         if self._torn_down:

@@ -20,7 +20,7 @@ from sandbox.stderr import StderrDrain
 
 _CHUNK = 65536
 # Signals the kernel sends for rlimits: CPU time and file size.
-_LIMIT_SIGNALS = frozenset({int(signal.SIGXCPU), int(signal.SIGXFSZ)})
+_LIMIT_SIGNALS = {int(signal.SIGXCPU): "cpu time", int(signal.SIGXFSZ): "file size"}
 
 
 def drop_privileges(uid: int) -> None:
@@ -138,15 +138,21 @@ class PipeProcess(BotProcess):
             return False
         return True
 
-    def _died_of_limit(self) -> bool:
+    def _exit_code(self) -> int | None:
+        code: int | None = self.popen.returncode
+        return code
+
+    def _died_of_limit(self) -> str | None:
         code = self.popen.returncode
         if self.cgroup is not None and self.cgroup.memory_exhausted():
-            return True
+            return "memory"
         if code == EXIT_MEMORY:
-            return True
+            return "memory"
+        if self.cgroup is not None and self.cgroup.pids_exhausted():
+            return "processes"
         # bwrap reports a child killed by signal N as exit status 128 + N.
         signal_number = -code if code is not None and code < 0 else (code or 0) - 128
-        return signal_number in _LIMIT_SIGNALS
+        return _LIMIT_SIGNALS.get(signal_number)
 
     def _teardown(self) -> None:
         if self._torn_down:

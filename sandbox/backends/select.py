@@ -11,6 +11,7 @@ from sandbox.backends.docker import (
     docker_available,
     docker_client,
     launch_docker,
+    runtime_problem,
 )
 from sandbox.backends.local import launch_subprocess
 from sandbox.errors import InfrastructureError
@@ -49,12 +50,15 @@ def resolve_backend(name: str, *, allow_unsandboxed: bool) -> str:
     return name
 
 
-def backend_problem(name: str, *, image: str | None = None) -> str | None:
+def backend_problem(
+    name: str, *, image: str | None = None, runtime: str | None = None
+) -> str | None:
     """Why uploaded bots cannot run here under the backend setting `name`, or None when
     they can: for a health check, and for a worker to say so when it starts.
 
-    Docker needs its engine and the bot image; bwrap needs what `bwrap_problem`
-    checks, a cgroup for a bot above all; subprocess isolates nothing.
+    Docker needs its engine, the bot image and the OCI runtime asked for, if any;
+    bwrap needs what `bwrap_problem` checks, a cgroup for a bot above all;
+    subprocess isolates nothing.
     """
     if name not in ("auto", *BACKENDS):
         return f"unknown sandbox backend {name!r}"
@@ -65,7 +69,7 @@ def backend_problem(name: str, *, image: str | None = None) -> str | None:
             docker_client().inspect_image(image or DEFAULT_IMAGE)
         except DAEMON_ERRORS as error:
             return f"bot image {image or DEFAULT_IMAGE!r} unavailable: {error}"
-        return None
+        return runtime_problem(docker_client(), runtime)
     if name == "docker":
         return "Docker engine unreachable"
     problem = bwrap_problem()

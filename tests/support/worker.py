@@ -57,7 +57,6 @@ def worker_queues() -> list[str]:
 
 def worker_argv(*, concurrency: int, hostname: str) -> list[str]:
     """The command line of a real worker consuming every one of the tests' queues."""
-
     return [
         sys.executable,
         "-m",

@@ -15,7 +15,10 @@ from django.conf import settings
 from django.db import models
 from django.db.models import Q
 
+from .codestore import StoredCode
 from .storage import bot_code_storage
+
+__all__ = ["Bot", "BotVersion", "StoredCode"]
 
 
 def bot_code_path(version: BotVersion, filename: str) -> str:

@@ -469,6 +469,11 @@ def bot_version_qualification_postpone(*, version_id: int, reason: str) -> None:
     )
 
 
+# How the reason of a version taken off the ladder by its fault streak begins: a
+# streak that turns out to be a broken worker's doing puts it back (arena.play.workers).
+OFF_LADDER_REASON = "Taken off the ladder: "
+
+
 def bot_versions_faults_record(*, faults_by_version: dict[int, list[str]]) -> list[int]:
     """Update each version's run of faulted matches after one match; a version that
     reaches ARENA_FAULT_STREAK_LIMIT is taken off the ladder. Returns those ids.
@@ -491,7 +496,7 @@ def bot_versions_faults_record(*, faults_by_version: dict[int, list[str]]) -> li
             BotVersion.objects.filter(pk=pk).update(
                 status=BotVersion.Status.FAILED,
                 status_reason=(
-                    f"Taken off the ladder: its last {streak_length} matches all had "
+                    f"{OFF_LADDER_REASON}its last {streak_length} matches all had "
                     f"faults (latest: {reasons}). "
                     "Upload a fixed version, or activate this one again to retry."
                 ),

@@ -16,6 +16,6 @@ def database_is_up() -> bool:
         return False
 
 
-def sandbox_problem(*, backend: str, image: str) -> str | None:
+def sandbox_problem(*, backend: str, image: str, runtime: str) -> str | None:
     """Why uploaded bots could not run in this process's sandbox, or None."""
-    return backend_problem(backend, image=image)
+    return backend_problem(backend, image=image, runtime=runtime or None)

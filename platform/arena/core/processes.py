@@ -1,5 +1,5 @@
-"""A tiny supervisor for `make run`: the site, a Celery worker and Celery beat as
-separate processes, stopped together on Ctrl-C."""
+"""A tiny supervisor for `make run`: the site, a Celery worker, a worker for replay
+analyses and Celery beat as separate processes, stopped together on Ctrl-C."""
 
 from __future__ import annotations
 
@@ -58,7 +58,9 @@ class Child:
             self.process.wait()
 
 
-def arena_children(*, host: str, port: int, concurrency: int, var_dir: Path) -> list[Child]:
+def arena_children(
+    *, host: str, port: int, concurrency: int, var_dir: Path, analysis_queue: str
+) -> list[Child]:
     python = sys.executable
     manage = str(Path(__file__).resolve().parents[3] / "manage.py")
     celery = [python, "-m", "celery", "-A", "arena"]
@@ -72,6 +74,21 @@ def arena_children(*, host: str, port: int, concurrency: int, var_dir: Path) -> 
                 "--loglevel=INFO",
                 f"--concurrency={concurrency}",
                 "--hostname=worker@%h",
+                # Every declared queue but the analyses', which have their own process.
+                f"--exclude-queues={analysis_queue}",
+            ],
+        ),
+        # Replay analyses search for minutes: one process of their own, so a match
+        # never waits behind one.
+        Child(
+            "analysis-worker",
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=1",
+                "--hostname=analysis@%h",
+                f"--queues={analysis_queue}",
             ],
         ),
         Child(
@@ -116,7 +133,7 @@ def supervise(
                     break
             time.sleep(0.3)
     finally:
-        announce("Stopping: web, worker and beat…")
+        announce("Stopping: web, workers and beat…")
         deadline = time.monotonic() + grace_seconds
         for child in children:
             child.terminate()

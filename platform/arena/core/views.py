@@ -16,7 +16,9 @@ def healthz(request):
     for a host that runs workers."""
     database = database_is_up()
     problem = sandbox_problem(
-        backend=settings.ARENA_SANDBOX_BACKEND, image=settings.ARENA_SANDBOX_IMAGE
+        backend=settings.ARENA_SANDBOX_BACKEND,
+        image=settings.ARENA_SANDBOX_IMAGE,
+        runtime=settings.ARENA_SANDBOX_RUNTIME,
     )
     ok = database and (problem is None or request.GET.get("sandbox") != "required")
     return JsonResponse(

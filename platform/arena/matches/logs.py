@@ -14,6 +14,8 @@ from typing import Any
 
 import orjson
 
+from sandbox.faults import PRIVATE_KEYS, fault_sentence, public_detail
+
 # Game counts as turns what RULES.md counts (a play, shield, draw or take).
 _TURN_KINDS = frozenset({"play", "shield", "draw", "take"})
 
@@ -42,7 +44,10 @@ class GameSummary:
     winner_index: int | None
     turns: int
     adjudicated: bool
-    faults: list[dict[str, Any]]  # {"index", "seat", "reason"}
+    # {"index", "seat", "reason", "event", "turn", "sentence", "owner_sentence"}:
+    # `event` indexes the log's fault event (the replay opens at frame event + 1);
+    # `owner_sentence` tells the bot's own output and is for its owner only.
+    faults: list[dict[str, Any]]
 
 
 def seating_of(log: dict[str, Any]) -> list[int]:
@@ -59,8 +64,14 @@ def game_summary(log: dict[str, Any]) -> GameSummary:
     for seat, place in enumerate(result["ranks"]):
         ranks[seating[seat]] = int(place)
     winner = result.get("winner")
+    notes = fault_notes(log)
     faults = [
-        {"index": seating[int(f["seat"])], "seat": int(f["seat"]), "reason": str(f["reason"])}
+        {
+            "index": seating[int(f["seat"])],
+            "seat": int(f["seat"]),
+            "reason": str(f["reason"]),
+            **notes.get(int(f["seat"]), {}),
+        }
         for f in result.get("faults", [])
     ]
     turns = sum(1 for event in log.get("events", []) if event.get("kind") in _TURN_KINDS)
@@ -72,6 +83,35 @@ def game_summary(log: dict[str, Any]) -> GameSummary:
         adjudicated=bool(result.get("adjudicated", False)),
         faults=faults,
     )
+
+
+def fault_notes(log: dict[str, Any]) -> dict[int, dict[str, Any]]:
+    """Per faulted table seat: where its fault event is, the turn, and the fault in
+    a sentence, as anyone may read it and as the bot's owner may (sandbox.faults).
+
+    A log without the sandbox's detail (an in-process game) still gets the turn,
+    counted from the events.
+    """
+    notes: dict[int, dict[str, Any]] = {}
+    turns = 0
+    for index, event in enumerate(log.get("events", [])):
+        kind = event.get("kind")
+        if kind in _TURN_KINDS:
+            turns += 1
+        if kind != "fault" or not isinstance(event.get("seat"), int):
+            continue
+        detail = event.get("detail")
+        if not isinstance(detail, dict):
+            detail = {"message": "turn", "turn": turns}
+        reason = str(event.get("reason"))
+        turn = detail.get("turn")
+        notes[event["seat"]] = {
+            "event": index,
+            "turn": turn if isinstance(turn, int) else None,
+            "sentence": fault_sentence(reason, public_detail(detail)),
+            "owner_sentence": fault_sentence(reason, detail),
+        }
+    return notes
 
 
 def stderr_of_seat(log: dict[str, Any], seat: int) -> list[str]:
@@ -90,13 +130,19 @@ def stderr_of_seat(log: dict[str, Any], seat: int) -> list[str]:
 
 
 def log_without_private(log: dict[str, Any], *, hidden_seats: set[int]) -> dict[str, Any]:
-    """A copy of the log without the stderr and debug output of `hidden_seats`.
+    """A copy of the log without the stderr and debug output of `hidden_seats`, nor
+    what their fault events' detail tells of their output (the reply, stderr).
 
-    Both are the bot's private output, shown only to the bot's owner (PROTOCOL.md).
+    All of it is the bot's private output, shown only to the bot's owner (PROTOCOL.md).
     """
     if not hidden_seats:
         return log
     visible = dict(log)
+    if isinstance(log.get("events"), list):
+        visible["events"] = [
+            _without_private_detail(event) if event.get("seat") in hidden_seats else event
+            for event in log["events"]
+        ]
     if isinstance(log.get("stderr"), list):
         visible["stderr"] = [
             [] if seat in hidden_seats else entries for seat, entries in enumerate(log["stderr"])
@@ -106,3 +152,12 @@ def log_without_private(log: dict[str, Any], *, hidden_seats: set[int]) -> dict[
             entry for entry in log["debug"] if entry.get("seat") not in hidden_seats
         ]
     return visible
+
+
+def _without_private_detail(event: dict[str, Any]) -> dict[str, Any]:
+    detail = event.get("detail")
+    if event.get("kind") != "fault" or not isinstance(detail, dict):
+        return event
+    if not any(key in detail for key in PRIVATE_KEYS):
+        return event
+    return {**event, "detail": public_detail(detail)}

@@ -198,3 +198,30 @@ class Promotion(models.Model):
     @property
     def pairs(self) -> int:
         return sum(self.pentanomial)
+
+
+class QualificationGame(models.Model):
+    """One game of a version's qualification (arena.play.qualification): kept so its
+    owner can watch it, at the moment of a fault. Only the owner sees these."""
+
+    version = models.ForeignKey(
+        "bots.BotVersion", on_delete=models.CASCADE, related_name="qualification_games"
+    )
+    # The game's place in the qualification report's `games`.
+    number = models.PositiveSmallIntegerField()
+    # The version's table seat in this game.
+    seat = models.PositiveSmallIntegerField()
+    # The REPLAY.md log (with timing and stderr), zlib-compressed JSON (see logs.py).
+    log_compressed = models.BinaryField()
+    created_at = models.DateTimeField(auto_now_add=True)
+
+    class Meta:
+        ordering = ["version", "number"]
+        constraints = [
+            models.UniqueConstraint(
+                fields=["version", "number"], name="qualification_game_number_unique"
+            ),
+        ]
+
+    def __str__(self) -> str:
+        return f"qualification game {self.number} of {self.version}"

@@ -1,18 +1,28 @@
 """Promotion tests: a new version plays the bot's active version until the
 sequential test decides (arena.matches.sprt).
 
-A test plays matches of PAIRS_PER_MATCH deals, each deal twice with the versions
-in swapped seats (the sandbox's duplicate deals: a 2-seat match's games come in
-blocks of two that share a deal), in the competition's ruleset, unrated. Each
-recorded match adds its pairs to the test's pentanomial, in the same transaction
-as its result (arena.play.results calls `promotion_record_match`), and either
-decides or queues the next match. The owner may activate either version at any
-time; the test then stops and keeps what it measured.
+At 2 seats a test plays matches of PAIRS_PER_MATCH deals, each deal twice with
+the versions in swapped seats (the sandbox's duplicate deals: a 2-seat match's
+games come in blocks of two that share a deal), in the competition's ruleset,
+unrated. At N seats the other N - 2 seats are filled from the ladder (active
+versions of other bots, drawn at random), and each step is two
+matches with one seed, the same fillers in the same seats and the two versions
+in swapped seats: game k of one and game k of the other share the deal and the
+table, so they are a pair. Each recorded step adds its pairs (the new version's
+score against the active one, from their two places) to the test's pentanomial,
+in the same transaction as the result that completes it (arena.play.results
+calls `promotion_record_match`), and either decides or queues the next step.
+When the ladder has too few other bots to fill the table, the step is the 2-seat
+head-to-head. The owner may activate either version at any time; the test then
+stops and keeps what it measured.
 """
 
 from __future__ import annotations
 
 import logging
+import math
+import random
+import secrets
 
 from django.db import transaction
 from django.urls import reverse
@@ -24,7 +34,7 @@ from arena.notifications.models import Kind as NotificationKind
 from arena.notifications.services import notification_send
 
 from . import sprt
-from .models import Competition, Game, Match, Promotion
+from .models import Competition, Game, Match, MatchSeat, Promotion
 from .services import match_create
 
 logger = logging.getLogger(__name__)
@@ -57,60 +67,151 @@ def promotion_start(*, candidate: BotVersion, competition: Competition) -> Promo
             },
         )
         if created:
-            _next_match(promotion)
+            _next_step(promotion)
     return promotion
 
 
-def _next_match(promotion: Promotion) -> Match:
+def _next_step(promotion: Promotion) -> list[Match]:
+    """Queue the test's next match, or at N seats its two twin matches."""
     competition = promotion.competition
-    pairs = min(PAIRS_PER_MATCH, promotion.max_pairs - promotion.pairs)
-    return match_create(
-        kind=Match.Kind.PROMOTION,
-        versions=[promotion.candidate, promotion.incumbent],
-        ruleset=competition.ruleset,
-        games=2 * max(pairs, 1),
-        rated=False,
+    pairs = max(min(PAIRS_PER_MATCH, promotion.max_pairs - promotion.pairs), 1)
+    seed = secrets.randbits(62)
+    fillers = _ladder_fillers(promotion, count=competition.seats - 2, seed=seed)
+    if competition.seats == 2 or fillers is None:
+        return [
+            match_create(
+                kind=Match.Kind.PROMOTION,
+                versions=[promotion.candidate, promotion.incumbent],
+                ruleset=competition.ruleset,
+                games=2 * pairs,
+                rated=False,
+            )
+        ]
+    # Whole blocks of the sandbox's rotations, so that both twins deal alike.
+    games = competition.seats * math.ceil(pairs / competition.seats)
+    return [
+        match_create(
+            kind=Match.Kind.PROMOTION,
+            versions=[*versions, *fillers],
+            ruleset=competition.ruleset,
+            games=games,
+            rated=False,
+            seed=seed,
+        )
+        for versions in (
+            [promotion.candidate, promotion.incumbent],
+            [promotion.incumbent, promotion.candidate],
+        )
+    ]
+
+
+def _ladder_fillers(promotion: Promotion, *, count: int, seed: int) -> list[BotVersion] | None:
+    """`count` active versions of other bots for the other seats, drawn from the
+    step's seed; None when the ladder has too few. Who they are matters little:
+    both twins seat the same ones in the same seats, so a pair compares the two
+    versions at one table."""
+    if count <= 0:
+        return []
+    versions = list(
+        BotVersion.objects.filter(status=BotVersion.Status.ACTIVE)
+        .exclude(bot_id=promotion.candidate.bot_id)
+        .order_by("pk")
     )
+    if len(versions) < count:
+        return None
+    return random.Random(seed).sample(versions, count)
 
 
 def pair_points(games: list[Game]) -> list[int]:
     """The candidate's points (0..4 half-points, i.e. the pentanomial index) in each
-    pair of a promotion match's games; the candidate is seat index 0. A last game
-    without its partner (a match cut short) counts for nothing."""
-    points = []
-    for first, second in zip(games[0::2], games[1::2], strict=False):
-        half_points = 0
-        for game in (first, second):
-            ranks = game.ranks
-            if ranks[0] < ranks[1]:
-                half_points += 2
-            elif ranks[0] == ranks[1]:
-                half_points += 1
-        points.append(half_points)
-    return points
+    pair of a 2-seat promotion match's games; the candidate is seat index 0. A
+    last game without its partner (a match cut short) counts for nothing."""
+    return [
+        _half_points(first, candidate=0, incumbent=1)
+        + _half_points(second, candidate=0, incumbent=1)
+        for first, second in zip(games[0::2], games[1::2], strict=False)
+    ]
+
+
+def twin_pair_points(games: list[Game], twin_games: list[Game]) -> list[int]:
+    """The candidate's points in each pair of an N-seat step: game k of the match
+    with the candidate at index 0 and game k of its twin, where the two versions
+    have swapped indices. Games played by one twin only count for nothing."""
+    twins = {game.number: game for game in twin_games}
+    return [
+        _half_points(game, candidate=0, incumbent=1)
+        + _half_points(twins[game.number], candidate=1, incumbent=0)
+        for game in games
+        if game.number in twins
+    ]
+
+
+def _half_points(game: Game, *, candidate: int, incumbent: int) -> int:
+    """2 when the candidate finished ahead of the incumbent, 1 level, 0 behind
+    (whatever the other seats did)."""
+    mine, theirs = game.ranks[candidate], game.ranks[incumbent]
+    return 2 if mine < theirs else 1 if mine == theirs else 0
 
 
 def _running_promotion_locked(match: Match) -> Promotion | None:
     """The running test a promotion match belongs to (its candidate sits at index
-    0), its row locked; None when the test has ended."""
-    candidate_id = match.seats.filter(index=0).values_list("bot_version_id", flat=True).first()
+    0 or, in an N-seat twin, 1), its row locked; None when the test has ended."""
+    version_ids = list(
+        match.seats.filter(index__in=(0, 1)).values_list("bot_version_id", flat=True)
+    )
     return (
         Promotion.objects.select_for_update()
         .select_related("candidate", "incumbent", "competition")
-        .filter(candidate_id=candidate_id, state=Promotion.State.RUNNING)
+        .filter(candidate_id__in=version_ids, state=Promotion.State.RUNNING)
         .first()
     )
 
 
+def _step_points(promotion: Promotion, *, match: Match, games: list[Game]) -> list[int] | None:
+    """The pairs a recorded match completes: its own at 2 seats; at N seats both
+    twins' once the second is recorded (None while its twin is still to play).
+    Under the test's row lock, so that of two twins recorded at once the second
+    sees the first."""
+    games = sorted(games, key=lambda game: game.number)
+    seats = len(games[0].ranks) if games else match.seats.count()
+    if seats == 2:
+        return pair_points(games)
+    # Through the candidate's seats (indexed by version), not a scan for the seed.
+    twin = (
+        Match.objects.filter(
+            seats__bot_version_id=promotion.candidate_id,
+            kind=Match.Kind.PROMOTION,
+            seed=match.seed,
+        )
+        .exclude(pk=match.pk)
+        .first()
+    )
+    if twin is None:  # not a step this module queued: nothing to pair it with
+        return []
+    if twin.state != Match.State.DONE:
+        return None
+    twin_games = list(twin.games.order_by("number"))
+    candidate_first = MatchSeat.objects.filter(
+        match=match, index=0, bot_version_id=promotion.candidate_id
+    ).exists()
+    if candidate_first:
+        return twin_pair_points(games, twin_games)
+    return twin_pair_points(twin_games, games)
+
+
 def promotion_record_match(*, match: Match, games: list[Game]) -> Promotion | None:
-    """Add a recorded promotion match's pairs to its test and decide, or queue the
-    next match. Runs in the match result's transaction; locks the test's row."""
+    """Add the pairs a recorded promotion match completes to its test and decide, or
+    queue the next step. Runs in the match result's transaction; locks the test's
+    row."""
     promotion = _running_promotion_locked(match)
     if promotion is None:
         return None
+    points = _step_points(promotion, match=match, games=games)
+    if points is None:
+        return promotion
     counts = list(promotion.pentanomial)
-    for points in pair_points(sorted(games, key=lambda game: game.number)):
-        counts[points] += 1
+    for half_points in points:
+        counts[half_points] += 1
     promotion.pentanomial = counts
     promotion.llr = sprt.llr(counts, elo0=promotion.elo0, elo1=promotion.elo1)
     candidate, incumbent = promotion.candidate, promotion.incumbent
@@ -132,7 +233,7 @@ def promotion_record_match(*, match: Match, games: list[Game]) -> Promotion | No
         )
         if verdict == "continue":
             promotion.save(update_fields=["pentanomial", "llr"])
-            _next_match(promotion)
+            _next_step(promotion)
             return promotion
         promoted = verdict == "promote"
         reason = _verdict_reason(promotion, promoted=promoted)

@@ -8,13 +8,14 @@ from typing import Any
 
 from django.db.models import Prefetch, QuerySet
 from django.shortcuts import get_object_or_404
+from django.urls import reverse
 
 from arena.bots.models import Bot
 
 from . import sprt
 from .defaults import DEFAULT_COMPETITION, DEFAULT_SLUG, KOREAN_RULESET
 from .logs import log_decompress
-from .models import Competition, Game, Match, MatchSeat, Promotion
+from .models import Competition, Game, Match, MatchSeat, Promotion, QualificationGame
 
 ACTIVE_STATES = (Match.State.QUEUED, Match.State.RUNNING)
 
@@ -181,3 +182,42 @@ def promotion_progress(*, version: Any) -> PromotionProgress | None:
         estimate=sprt.estimate(promotion.pentanomial),
         reason=promotion.reason,
     )
+
+
+def match_indexes_owned(*, user: Any, seats: list[MatchSeat]) -> set[int]:
+    """The match's bot indexes whose bot the user owns (staff: every one), whose
+    private output (stderr, debug, the fault detail that shows them) the user may see."""
+    if user is None or not user.is_authenticated:
+        return set()
+    if user.is_staff:
+        return {seat.index for seat in seats}
+    return {seat.index for seat in seats if seat.bot.owner_id == user.pk}
+
+
+def game_faults_for_user(*, game: Game, owned: set[int]) -> list[dict[str, Any]]:
+    """The game's faults as this user may read them: each with its sentence (the
+    owner's, with the bot's own output, for a bot in `owned`), its turn, and the
+    replay URL that opens at the fault."""
+    faults = []
+    for fault in game.faults or []:
+        index = fault.get("index")
+        event = fault.get("event")
+        sentence = fault.get("owner_sentence" if index in owned else "sentence")
+        replay = reverse("web:game-replay", kwargs={"pk": game.pk})
+        faults.append(
+            {
+                "index": index,
+                "seat": fault.get("seat"),
+                "reason": fault.get("reason"),
+                "turn": fault.get("turn"),
+                "sentence": sentence or f"The bot faulted ({fault.get('reason')}).",
+                "replay_url": f"{replay}#frame={event + 1}" if isinstance(event, int) else replay,
+            }
+        )
+    return faults
+
+
+def qualification_games_kept(*, version: Any) -> set[int]:
+    """The numbers of a version's qualification games whose logs are kept (versions
+    qualified before the logs were kept have none)."""
+    return set(QualificationGame.objects.filter(version=version).values_list("number", flat=True))

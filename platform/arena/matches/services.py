@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import secrets
+from datetime import datetime
 from typing import Any
 
 from django.conf import settings
@@ -16,7 +17,8 @@ from arena.bots.models import Bot, BotVersion
 from arena.core import statements
 from arena.core.queueing import task_queue_on_commit
 
-from .models import Competition, Match, MatchSeat
+from .logs import log_compress
+from .models import Competition, Match, MatchSeat, QualificationGame
 from .selectors import default_competition
 
 MAX_GAMES_PER_MATCH = 200
@@ -50,9 +52,14 @@ def match_create(
     rated: bool,
     created_by: Any = None,
     seed: int | None = None,
+    not_before: datetime | None = None,
 ) -> Match:
     """Create a match (and its seats, in the order of `versions`) in the caller's
-    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits."""
+    transaction; its run (RUN_MATCH_TASK) is queued when that transaction commits.
+
+    With `not_before`, nothing is sent now: a queued match's `lease_expires_at` is
+    when the lease sweeper sends its message again (arena.play.leases), and this
+    match's first message goes then."""
     if kind not in Match.Kind.values:
         raise ValidationError({"kind": [f"Unknown match kind {kind!r}."]})
     if not engine.MIN_PLAYERS <= len(versions) <= engine.MAX_PLAYERS:
@@ -89,6 +96,7 @@ def match_create(
             games_planned=games,
             seed=secrets.randbits(62) if seed is None else seed,
             created_by=created_by,
+            lease_expires_at=not_before,
         )
         statements.insert([match])
         statements.insert(
@@ -98,7 +106,8 @@ def match_create(
             ],
             keys=False,
         )
-        match_queue_on_commit(match_id=match.pk, kind=kind)
+        if not_before is None:
+            match_queue_on_commit(match_id=match.pk, kind=kind)
     return match
 
 
@@ -185,4 +194,19 @@ def challenge_create(*, user: Any, bot: Bot, opponent: Bot) -> Match:
             competition=competition,
             rated=False,
             created_by=user,
+        )
+
+
+def qualification_games_replace(
+    *, version_id: int, games: list[tuple[int, dict[str, Any]]]
+) -> None:
+    """Keep a version's qualification games, (the version's seat, log) in report
+    order, in place of any kept from an earlier qualification of it."""
+    with transaction.atomic():
+        QualificationGame.objects.filter(version_id=version_id).delete()
+        QualificationGame.objects.bulk_create(
+            QualificationGame(
+                version_id=version_id, number=number, seat=seat, log_compressed=log_compress(log)
+            )
+            for number, (seat, log) in enumerate(games)
         )

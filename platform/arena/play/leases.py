@@ -8,13 +8,13 @@ sweeper gives a match whose lease ran out (its worker died) back to the queue,
 and fails it, blaming no bot, after ARENA_MATCH_MAX_ATTEMPTS.
 
 Lock order, everywhere: the Match row, then BotVersion rows by primary key, then
-Rating rows by bot id (arena.ratings.locks), then the tournament.
+Rating rows by bot id (arena.ratings.locks), then the tournament, then the worker
+hosts' rows by name (arena.play.workers).
 """
 
 from __future__ import annotations
 
 import os
-import socket
 import uuid
 from collections.abc import Iterator
 from contextlib import contextmanager
@@ -27,13 +27,14 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.core import statements
-from arena.matches.models import Match
+from arena.matches.models import Game, Match
 from arena.matches.promotions import promotion_match_failed
 from arena.matches.services import match_queue_on_commit
-from arena.tournaments.services import tournament_match_finished
+from arena.tournaments.services import tournament_match_finished, tournament_match_rerun
 
 from . import sql
 from .heartbeat import LeaseKeeper
+from .workers import worker_host_attempt_failed, worker_host_name, worker_host_of
 
 
 @dataclass(frozen=True, slots=True)
@@ -60,9 +61,10 @@ class Claim:
 
 
 def worker_token() -> str:
-    """Who holds a lease: host and process, plus a nonce per claim, so that a worker
-    that claims the same match again is told apart from its earlier self."""
-    return f"{socket.gethostname()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
+    """Who holds a lease: host (ARENA_WORKER_NAME, the name its faults are counted
+    under) and process, plus a nonce per claim, so that a worker that claims the
+    same match again is told apart from its earlier self."""
+    return f"{worker_host_name()}:{os.getpid()}:{uuid.uuid4().hex[:8]}"
 
 
 def _lease_until(now: datetime) -> datetime:
@@ -156,13 +158,25 @@ def match_append_error(*, match: Match, message: str) -> None:
     match.error = f"{match.error}\n{message}".strip()[-4000:]
 
 
-def match_fail(*, match: Match, reason: str) -> None:
+def _previews_discard(match: Match) -> None:
+    """Expects the match row locked: the games written as they ended by an attempt
+    that did not record a result go (arena.play.games); they never counted."""
+    Game.objects.filter(match_id=match.pk).delete()
+
+
+def match_fail(*, match: Match, reason: str, infrastructure: bool = True) -> None:
     """Expects the match row locked. No bot is blamed: ratings and fault streaks are
-    left alone; a tournament hears of it."""
+    left alone; a tournament hears of it, and plays a match that the infrastructure
+    lost again later (not one that cannot be played, `infrastructure=False`)."""
+    _previews_discard(match)
     match.state = Match.State.FAILED
     match_append_error(match=match, message=reason)
     match.lease_expires_at = None
     match.finished_at = timezone.now()
+    if match.tournament_id is not None and infrastructure:
+        rerun = tournament_match_rerun(match=match)
+        if rerun is not None:
+            match_append_error(match=match, message=f"Played again as match {rerun.pk}.")
     match.save(update_fields=["state", "error", "lease_expires_at", "finished_at"])
     if match.tournament_id is not None:
         tournament_match_finished(match=match)
@@ -179,17 +193,19 @@ def _locked_if_held(claim: Claim) -> Match | None:
 
 
 def match_fail_claimed(*, claim: Claim, reason: str) -> bool:
-    """Fail a match this worker holds, blaming no bot; False if it no longer holds it."""
+    """Fail a match this worker holds and that cannot be played (a bot deleted), blaming
+    no bot; False if it no longer holds it."""
     with transaction.atomic():
         match = _locked_if_held(claim)
         if match is None:
             return False
-        match_fail(match=match, reason=reason)
+        match_fail(match=match, reason=reason, infrastructure=False)
     return True
 
 
 def _requeue(match: Match, *, message: str, now: datetime) -> None:
     """Expects the match row locked: back to the queue, its message sent on commit."""
+    _previews_discard(match)
     match.state = Match.State.QUEUED
     match.worker = ""
     match.lease_expires_at = _resend_after(now)
@@ -209,11 +225,14 @@ def match_release(*, claim: Claim, error: str) -> str:
         if match is None:
             return "lost"
         message = f"Attempt {match.attempts} could not run: {error}"
-        if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
+        verdict = "failed" if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS else "retry"
+        if verdict == "failed":
             match_fail(match=match, reason=message)
-            return "failed"
-        _requeue(match, message=message, now=timezone.now())
-    return "retry"
+        else:
+            _requeue(match, message=message, now=timezone.now())
+        # Last in the lock order: the worker host's row.
+        worker_host_attempt_failed(host=worker_host_of(claim.token))
+    return verdict
 
 
 def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) -> list[int]:
@@ -224,6 +243,7 @@ def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) ->
     """
     now = now or timezone.now()
     requeued: list[int] = []
+    lost_by: list[str] = []  # the host of each expired lease
     with transaction.atomic():
         expired = (
             Match.objects.select_for_update(skip_locked=True)
@@ -232,12 +252,17 @@ def matches_requeue_expired(*, now: datetime | None = None, limit: int = 100) ->
         )
         for match in expired:
             message = f"Lease of {match.worker or 'a worker'} expired (attempt {match.attempts})."
+            if match.worker:
+                lost_by.append(worker_host_of(match.worker))
             if match.attempts >= settings.ARENA_MATCH_MAX_ATTEMPTS:
                 match_fail(match=match, reason=message + " Gave up.")
                 continue
             _requeue(match, message=message, now=now)
             requeued.append(match.pk)
             match_queue_on_commit(match_id=match.pk, kind=match.kind)
+        # Last in the lock order, in name order: the worker hosts' rows.
+        for host in sorted(lost_by):
+            worker_host_attempt_failed(host=host)
     return requeued
 
 

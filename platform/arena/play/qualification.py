@@ -35,15 +35,18 @@ from dataclasses import dataclass
 from typing import Any
 
 from django.conf import settings
+from django.urls import reverse
 
 import engine
 from arena.bots import services
 from arena.bots.models import BotVersion
-from arena.matches.logs import game_summary, stderr_of_seat
+from arena.matches.logs import fault_notes, game_summary, stderr_of_seat
 from arena.matches.promotions import promotion_start
 from arena.matches.selectors import competitions_entered
+from arena.matches.services import qualification_games_replace
 from engine.state import PHASE_CATCH, PHASE_TURN
 from sandbox.errors import InfrastructureError
+from sandbox.stderr import merge_dropped_markers
 
 from .sandboxing import QUALIFIER_BOT, Entrant, run_sandboxed_match
 
@@ -302,8 +305,11 @@ def qualification_report(qualifying: Qualifying, *, seed: int) -> dict[str, Any]
                 "rank": summary.ranks[CANDIDATE_INDEX],
                 "turns": summary.turns,
                 "faults": game.faults,
+                "fault_notes": _candidate_fault_notes(game),
                 "situations": game.situations,
-                "stderr": stderr_of_seat(game.log, game.seat)[-_STDERR_LINES_KEPT:],
+                "stderr": merge_dropped_markers(stderr_of_seat(game.log, game.seat))[
+                    -_STDERR_LINES_KEPT:
+                ],
             }
         )
     met = qualifying.met()
@@ -318,6 +324,38 @@ def qualification_report(qualifying: Qualifying, *, seed: int) -> dict[str, Any]
             "not_met": [s for s in SITUATIONS if s not in met],
         },
     }
+
+
+def _game_of(report: dict[str, Any], note: dict[str, Any]) -> int:
+    return next(g["game"] for g in report["games"] if note in g["fault_notes"])
+
+
+def _candidate_fault_notes(game: PlayedGame) -> list[dict[str, Any]]:
+    """The candidate's faults in sentences, as its owner reads them, with the event
+    the replay opens at; and the process that did not last to the next game."""
+    notes = []
+    note = fault_notes(game.log).get(game.seat)
+    if note is not None:
+        reason = next((f for f in game.faults if f != EXIT_AT_END), "fault")
+        notes.append(
+            {
+                "reason": reason,
+                "sentence": note["owner_sentence"],
+                "event": note["event"],
+                "turn": note["turn"],
+            }
+        )
+    if EXIT_AT_END in game.faults:
+        notes.append(
+            {
+                "reason": EXIT_AT_END,
+                "sentence": "The bot's process ended after this game's end message; it must"
+                " keep reading stdin, as the next game of a match comes on the same process.",
+                "event": len(game.log["events"]) - 1,
+                "turn": None,
+            }
+        )
+    return notes
 
 
 def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersion | None:
@@ -360,12 +398,23 @@ def bot_version_qualify(*, version_id: int, seed: int | None = None) -> BotVersi
         raise
     report = qualification_report(qualifying, seed=seed)
     passed = not report["faults"] and len(qualifying.games) > 0
+    qualification_games_replace(
+        version_id=version_id, games=[(game.seat, game.log) for game in qualifying.games]
+    )
+    for game in report["games"]:
+        replay = reverse("web:qualification-game-replay", args=[version_id, game["game"]])
+        for note in game["fault_notes"]:
+            note["replay_url"] = f"{replay}#frame={note['event'] + 1}"
     reason = ""
     if not passed:
         reason = "Qualification failed: " + (
             ", ".join(sorted(set(report["faults"]))) or "no game was played"
         )
-        reason += ". See the qualification games for the bot's stderr."
+        reason += "."
+        first = next((n for g in report["games"] for n in g["fault_notes"]), None)
+        if first is not None:
+            reason += f" Game {_game_of(report, first) + 1}: {first['sentence']}"
+        reason += " See the qualification games for the replay and the bot's stderr."
     version = services.bot_version_qualification_finish(
         version_id=version_id, passed=passed, reason=reason, report=report
     )

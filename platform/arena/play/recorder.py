@@ -61,6 +61,20 @@ class ResultRecorder:
         self._pending = (os.getpid(), future)
         return future
 
+    def behind(self, work: Callable[[], object]) -> None:
+        """Run `work()` on the recorder's thread, after what was sent before it, and
+        without waiting for anything: best-effort writes (a match's games as they
+        end) whose failure a later write makes good. Errors are logged."""
+        thread_of_process("result-recorder").submit(self._best_effort, work)
+
+    @staticmethod
+    def _best_effort(work: Callable[[], object]) -> None:
+        close_old_connections()
+        try:
+            work()
+        except Exception:
+            logger.exception("a write behind the play failed")
+
     def wait(self, timeout: float | None = None) -> bool:
         """Wait for the pending write, if any; False if it was still running after
         `timeout` seconds."""

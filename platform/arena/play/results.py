@@ -1,5 +1,6 @@
 """Recording a played match: games, seat totals, fault streaks, ratings and the
-tournament's progress, in ONE transaction, only while this worker holds the lease.
+tournament's progress, in ONE transaction, only while this worker holds the lease;
+then the worker host's counts (arena.play.workers).
 
 A worker whose lease was taken over must not write a second result: the first
 statement marks the match done only if its row still names this worker's lease
@@ -24,7 +25,6 @@ from django.utils import timezone
 from arena.bots.models import Bot
 from arena.bots.services import bot_versions_faults_record
 from arena.core import statements
-from arena.matches.logs import game_summary, log_compress
 from arena.matches.models import Game, Match, MatchSeat
 from arena.matches.promotions import promotion_record_match
 from arena.notifications.models import Kind as NotificationKind
@@ -32,8 +32,10 @@ from arena.notifications.services import notification_send
 from arena.ratings.services import SeatOfMatch, ratings_apply_match_games
 from arena.tournaments.services import tournament_match_finished
 
+from .games import GameRecording
 from .leases import Claim, SeatToPlay, match_append_error
-from .sql import match_finish_if_held
+from .sql import games_delete_unkept, match_finish_if_held
+from .workers import worker_host_match_recorded, worker_host_of
 
 logger = logging.getLogger(__name__)
 
@@ -56,8 +58,10 @@ class _SeatTotals:
 class _PlayedMatch:
     """What a played match's logs say, ready to be written."""
 
-    games: list[Game]  # unsaved, one per log, in order
+    games: list[Game]  # one per log, in order
     totals: list[_SeatTotals]  # one per seat, in index order
+    written: set[int]  # numbers of the games already written as they ended
+    stale_rows: bool  # rows may exist that are not this attempt's games
 
     def faults_by_version(self) -> dict[int, list[str]]:
         return {
@@ -72,20 +76,24 @@ def match_record_result(
     games: list[dict[str, Any]],
     backend: str,
     stopped: str | None = None,
+    recording: GameRecording | None = None,
 ) -> Match | None:
     """Write a claimed match's played games (REPLAY.md logs with the sandbox's keys)
     as its result; returns the finished match, or None when this worker no longer
     holds it (nothing is written then). `stopped` says why the sandbox ended the
-    match early, if it did.
+    match early, if it did. `recording` holds the games written as they ended
+    (arena.play.games): they are not written again.
 
     A worker runs this on its result recorder's thread (arena.play.recorder) while
     it plays its next match.
     """
     # Worked out before the transaction: a malformed log fails before anything is
     # written, and the transaction holds its locks for less time.
-    played = _played_match(claim=claim, logs=games)
+    played = _played_match(
+        claim=claim, logs=games, recording=recording or GameRecording(claim=claim)
+    )
     try:
-        return _result_write(claim=claim, played=played, backend=backend, stopped=stopped)
+        match = _result_write(claim=claim, played=played, backend=backend, stopped=stopped)
     except _LeaseLost:
         pass
     except DatabaseError:
@@ -93,6 +101,14 @@ def match_record_result(
         # worker's, that is why (its new holder has written its games).
         if _holds(claim):
             raise
+    else:
+        faults = played.faults_by_version()
+        worker_host_match_recorded(
+            host=worker_host_of(claim.token),
+            versions=sorted(faults),
+            faulted=any(faults.values()),
+        )
+        return match
     logger.warning("match %s: result discarded, lease no longer held", claim.match.pk)
     return None
 
@@ -131,7 +147,9 @@ def _result_write(
             ],
         )
         bot_versions_faults_record(faults_by_version=played.faults_by_version())
-        statements.insert(played.games)
+        if played.stale_rows:  # rows left that are not this attempt's games
+            games_delete_unkept(match_id=match.pk, keep=sorted(played.written))
+        statements.insert([game for game in played.games if game.number not in played.written])
         for game in played.games:
             game.match = match
         if stopped:  # the sandbox ended the match early (its time cap): say so
@@ -172,33 +190,24 @@ def _challenge_played_notify(*, match: Match, claim: Claim, played: _PlayedMatch
     )
 
 
-def _played_match(*, claim: Claim, logs: list[dict[str, Any]]) -> _PlayedMatch:
+def _played_match(
+    *, claim: Claim, logs: list[dict[str, Any]], recording: GameRecording
+) -> _PlayedMatch:
     totals = [_SeatTotals(seat) for seat in claim.seats]
-    games = []
-    for number, log in enumerate(logs):
-        summary = game_summary(log)
-        if len(summary.ranks) != len(claim.seats):
-            raise ValueError(f"match {claim.match.pk}: game {number} has the wrong player count")
-        games.append(
-            Game(
-                match_id=claim.match.pk,
-                number=number,
-                seating=summary.seating,
-                ranks=summary.ranks,
-                winner_index=summary.winner_index,
-                turns=summary.turns,
-                adjudicated=summary.adjudicated,
-                faults=summary.faults,
-                log_compressed=log_compress(log),
-            )
-        )
+    games = recording.games_for_result(logs)
+    for game in games:
         for total in totals:
             index = total.seat.index
             total.games += 1
-            total.rank_sum += summary.ranks[index]
-            total.wins += summary.winner_index == index
-            reasons = [f["reason"] for f in summary.faults if f["index"] == index]
+            total.rank_sum += game.ranks[index]
+            total.wins += game.winner_index == index
+            reasons = [f["reason"] for f in game.faults if f["index"] == index]
             if reasons:
                 total.faults += 1
-                total.fault_reasons += [{"game": number, "reason": r} for r in reasons]
-    return _PlayedMatch(games=games, totals=totals)
+                total.fault_reasons += [{"game": game.number, "reason": r} for r in reasons]
+    return _PlayedMatch(
+        games=games,
+        totals=totals,
+        written=set(recording.written),
+        stale_rows=recording.stale_rows,
+    )

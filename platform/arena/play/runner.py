@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import enum
 import logging
+import time
 from typing import Any
 
 from django.conf import settings
@@ -12,6 +13,7 @@ from django.db import DEFAULT_DB_ALIAS, InterfaceError, OperationalError
 from arena.bots.models import Bot, BotVersion
 from sandbox.errors import InfrastructureError
 
+from .games import GameRecording
 from .leases import (
     Claim,
     SeatToPlay,
@@ -21,6 +23,7 @@ from .leases import (
     match_release,
     worker_token,
 )
+from .live import LiveTable, live_pulse, live_table_open
 from .recorder import ResultRecorder
 from .results import match_record_result
 from .sandboxing import Entrant, run_sandboxed_match
@@ -42,7 +45,9 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
     a match already done (or held by another worker) is left alone.
 
     With a `recorder`, the result is written on its thread while the caller goes
-    on (arena.play.recorder), and the outcome is RECORDING."""
+    on (arena.play.recorder), and the outcome is RECORDING; so is each game as it
+    ends (arena.play.games). Spectators follow the games as they are played
+    (arena.play.live)."""
     claim = match_claim(match_id=match_id, token=worker_token())
     if claim is None:
         return Outcome.NOTHING_TO_DO
@@ -50,6 +55,8 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
     if deleted:  # its owner deleted the bot, and its code, after the match was queued
         reason = f"Not played: {', '.join(deleted)} was deleted by its owner."
         return Outcome.FAILED if match_fail_claimed(claim=claim, reason=reason) else Outcome.LOST
+    recording = GameRecording(claim=claim)
+    table = live_table_open(match_id=match_id)
     try:
         with lease_heartbeat(claim=claim, every_seconds=settings.ARENA_MATCH_LEASE_SECONDS / 4):
             result = run_sandboxed_match(
@@ -57,6 +64,8 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
                 games=claim.match.games_planned,
                 seed=claim.match.seed,
                 ruleset=claim.match.ruleset,
+                watch=table.watch,
+                progress=_game_ended(table, recording, recorder),
             )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)
@@ -67,9 +76,11 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
         # until the lease runs out; the attempt limit stops a repeating failure.
         logger.exception("match %s: could not be played", match_id)
         return _released(claim, f"{type(error).__name__}: {error}")
+    finally:
+        table.close()
 
     def record() -> Outcome:
-        return _recorded(claim, result)
+        return _recorded(claim, result, recording)
 
     if recorder is None:
         return record()
@@ -77,7 +88,29 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
     return Outcome.RECORDING
 
 
-def _recorded(claim: Claim, result: Any) -> Outcome:
+def _game_ended(table: LiveTable, recording: GameRecording, recorder: ResultRecorder | None) -> Any:
+    """The sandbox's `progress`: a finished game goes to its spectators, and its row
+    is written behind the play (inline without a recorder) once the match has
+    lasted ARENA_GAMES_PREVIEW_AFTER_SECONDS."""
+
+    started = time.monotonic()
+
+    def progress(game: int, log: dict[str, Any]) -> None:
+        table.game_over(game, log)
+        recording.add(game, log)
+        # A match over within a few seconds shows up whole with its result, before
+        # its page could have seen a game of it: no preview to write.
+        if time.monotonic() - started < settings.ARENA_GAMES_PREVIEW_AFTER_SECONDS:
+            return
+        if recorder is None:
+            recording.flush()
+        else:
+            recorder.behind(recording.flush)
+
+    return progress
+
+
+def _recorded(claim: Claim, result: Any, recording: GameRecording) -> Outcome:
     """Write a played match's result: DONE, or LOST if another worker holds the
     match now. A result that cannot be written is released with the reason."""
     try:
@@ -86,6 +119,7 @@ def _recorded(claim: Claim, result: Any) -> Outcome:
             games=result.games,
             backend=result.backend,
             stopped=getattr(result, "stopped", None),
+            recording=recording,
         )
     except (OperationalError, InterfaceError):
         raise  # the database is away: tried again, and the lease covers the match
@@ -94,6 +128,7 @@ def _recorded(claim: Claim, result: Any) -> Outcome:
         # the match and play it again, up to the attempt limit.
         logger.exception("match %s: result could not be recorded", claim.match.pk)
         return _released(claim, f"recording failed: {type(error).__name__}: {error}")
+    live_pulse()
     return Outcome.DONE if recorded is not None else Outcome.LOST
 
 

@@ -102,6 +102,7 @@ def run_sandboxed_match(
     seed: int,
     ruleset: dict[str, Any],
     progress: Callable[..., None] | None = None,
+    watch: Callable[..., None] | None = None,
 ) -> Any:
     """`sandbox.run_match` with the configured backend; returns its MatchResult.
 
@@ -125,6 +126,7 @@ def run_sandboxed_match(
                 image=settings.ARENA_SANDBOX_IMAGE,
                 runtime=settings.ARENA_SANDBOX_RUNTIME or None,
                 progress=progress,
+                watch=watch,
             )
 
         try:

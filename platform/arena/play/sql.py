@@ -1,15 +1,29 @@
-"""The hand-written statements of playing a match: the claim, the seats, and the
-result's lease check. Each runs once for every match a worker plays (see
-arena.core.statements for why they are written out); names come from the models,
-values are parameters."""
+"""The hand-written statements of playing a match: the claim, the seats, the
+result's lease check, and the worker host's counts. Each runs once for every
+match a worker plays (see arena.core.statements for why they are written out);
+names come from the models, values are parameters."""
 
 from __future__ import annotations
 
+from collections.abc import Sequence
 from datetime import datetime
+from functools import cache
+from typing import Any
 
 from arena.bots.models import Bot, BotVersion
-from arena.core.statements import Row, columns, db_time, fetch_all, models_from_rows, table
-from arena.matches.models import Match, MatchSeat
+from arena.core.statements import (
+    Row,
+    columns,
+    db_time,
+    execute,
+    fetch_all,
+    models_from_rows,
+    placeholders,
+    table,
+)
+from arena.matches.models import Game, Match, MatchSeat
+
+from .models import WorkerHost
 
 
 def match_claim_update(
@@ -62,3 +76,64 @@ def match_finish_if_held(*, match_id: int, token: str, now: datetime, backend: s
         [Match.State.DONE, db_time(now), backend, match_id, Match.State.RUNNING, token],
     )
     return models_from_rows(Match, rows)[0] if rows else None
+
+
+_COUNTS = ("matches", "faulted", "failures")
+
+
+@cache
+def _worker_host_count_sql() -> str:
+    host = table(WorkerHost)
+    added = ", ".join(
+        f'"{column}" = {host}."{column}" + EXCLUDED."{column}",'
+        f' "total_{column}" = {host}."total_{column}" + EXCLUDED."{column}"'
+        for column in _COUNTS
+    )
+    return (
+        f'INSERT INTO {host} ("name", "matches", "faulted", "failures", "total_matches",'  # noqa: S608  (names are ours, the values are parameters)
+        ' "total_faulted", "total_failures", "quarantine_reason", "first_seen_at",'
+        " \"last_seen_at\") VALUES (%s, %s, %s, %s, %s, %s, %s, '', %s, %s)"
+        f' ON CONFLICT ("name") DO UPDATE SET {added}, "last_seen_at" = EXCLUDED."last_seen_at"'
+        ' RETURNING "quarantined_at" IS NOT NULL'
+    )
+
+
+def worker_host_count(
+    *, name: str, now: datetime, matches: int, faulted: int, failures: int
+) -> bool:
+    """Add to a worker host's counts, creating its row on its first match, in one
+    statement; True when the host is quarantined."""
+    at = db_time(now)
+    rows = fetch_all(
+        _worker_host_count_sql(),
+        [name, matches, faulted, failures, matches, faulted, failures, at, at],
+    )
+    return bool(rows[0][0])
+
+
+def match_lock_if_held(*, match_id: int, token: str) -> bool:
+    """Lock the match's row until the transaction ends if this worker still holds
+    it; False when the lease is no longer this worker's."""
+    rows = fetch_all(
+        f"UPDATE {table(Match)} SET worker = worker"  # noqa: S608
+        " WHERE id = %s AND state = %s AND worker = %s RETURNING id",
+        [match_id, Match.State.RUNNING, token],
+    )
+    return bool(rows)
+
+
+def games_delete_unkept(
+    *, match_id: int, keep: Sequence[int], only: Sequence[int] | None = None
+) -> None:
+    """Delete the game rows an earlier attempt at a match left: those numbered in
+    `only` (all when None), except those in `keep`. Such rows were never rated (a
+    rated match is done and never played again), so nothing refers to them."""
+    sql = f'DELETE FROM {table(Game)} WHERE "match_id" = %s'  # noqa: S608
+    params: list[Any] = [match_id]
+    if only is not None:
+        sql += f' AND "number" IN ({placeholders(len(only))})'
+        params += list(only)
+    if keep:
+        sql += f' AND "number" NOT IN ({placeholders(len(keep))})'
+        params += list(keep)
+    execute(sql, params)

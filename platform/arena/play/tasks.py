@@ -7,7 +7,10 @@ already in a broker carry.
 
 from __future__ import annotations
 
-from celery import shared_task
+import logging
+from typing import NoReturn
+
+from celery import Task, shared_task
 from django.db import InterfaceError, OperationalError
 
 from arena.bots.services import QUALIFY_VERSION_TASK, bot_versions_stale_for_qualification
@@ -20,6 +23,9 @@ from .matchmaking import ladders_matchmake
 from .qualification import bot_version_qualify
 from .recorder import results_recorder
 from .runner import Outcome, match_run
+from .workers import worker_host_name, worker_host_quarantined, worker_hosts_review
+
+logger = logging.getLogger(__name__)
 
 # Backoff between attempts of a match whose sandbox was unavailable.
 RETRY_COUNTDOWN_SECONDS = 30
@@ -38,6 +44,8 @@ RETRY_COUNTDOWN_SECONDS = 30
     time_limit=2460,  # above the sandbox's own 30-minute cap on a match
 )
 def run_match(self, match_id: int) -> None:
+    if worker_host_quarantined():
+        _hand_back(self)
     # In a worker, the result is written while the process takes its next match
     # (arena.play.recorder); called eagerly (tests, a site without workers),
     # before the call returns.
@@ -45,6 +53,21 @@ def run_match(self, match_id: int) -> None:
     if match_run(match_id=match_id, recorder=recorder) is Outcome.RETRY:
         # The match is queued again in the database; this message brings it back.
         raise self.retry(countdown=RETRY_COUNTDOWN_SECONDS, max_retries=None)
+
+
+def _hand_back(task: Task) -> NoReturn:
+    """On a quarantined host: send the task back to its queue for another worker,
+    and stop this worker's consumers so that it is given no more."""
+    logger.error(
+        "worker host %s is quarantined: task %s handed back, %s stops consuming",
+        worker_host_name(),
+        task.name,
+        task.request.hostname,
+    )
+    if task.request.hostname:
+        for queue in task.app.amqp.queues:
+            task.app.control.cancel_consumer(queue, destination=[task.request.hostname])
+    raise task.retry(countdown=0, max_retries=None)
 
 
 @shared_task(name="arena.matches.sweep_expired_leases", time_limit=60)
@@ -64,8 +87,14 @@ def cleanup_sandbox_orphans() -> None:
     cleanup_orphans()
 
 
+@shared_task(name="arena.play.review_worker_hosts", time_limit=60)
+def review_worker_hosts() -> None:
+    worker_hosts_review()
+
+
 @shared_task(
     name=QUALIFY_VERSION_TASK,
+    bind=True,
     acks_late=True,
     reject_on_worker_lost=True,
     autoretry_for=(InfrastructureError, OperationalError, InterfaceError),
@@ -75,7 +104,10 @@ def cleanup_sandbox_orphans() -> None:
     soft_time_limit=600,
     time_limit=660,
 )
-def qualify_version(version_id: int) -> None:
+def qualify_version(self, version_id: int) -> None:
+    # A broken host would fail good uploads: a quarantined one qualifies nothing.
+    if worker_host_quarantined():
+        _hand_back(self)
     bot_version_qualify(version_id=version_id)
 
 

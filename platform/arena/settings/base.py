@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import socket
+
 from django.core.exceptions import ImproperlyConfigured
 from kombu import Exchange, Queue
 
@@ -47,6 +49,7 @@ INSTALLED_APPS = [
     "arena.ratings",
     "arena.tournaments",
     "arena.replays",
+    "arena.analysis",
     "arena.play",
     "arena.web",
 ]
@@ -109,16 +112,24 @@ STATIC_ROOT = VAR_DIR / "staticfiles"
 ensure_dirs(STATIC_ROOT)
 MEDIA_ROOT = VAR_DIR / "media"
 MEDIA_URL = "/media/"
+BOT_CODE_STORAGES = {
+    "filesystem": {
+        "BACKEND": "arena.bots.storage.PrivateFileSystemStorage",
+        "OPTIONS": {"location": str(VAR_DIR / "bot-code")},
+    },
+    # For workers that share no disk with the site (arena.bots.codestore).
+    "database": {"BACKEND": "arena.bots.codestore.DatabaseCodeStorage"},
+}
+ARENA_BOT_CODE_STORAGE = env_choice(
+    "ARENA_BOT_CODE_STORAGE", "filesystem", tuple(BOT_CODE_STORAGES)
+)
 STORAGES = {
     "default": {"BACKEND": "django.core.files.storage.FileSystemStorage"},
     # Production collects hashed copies (arena.settings.production); here files are
     # served as they lie, with or without DEBUG.
     "staticfiles": {"BACKEND": "django.contrib.staticfiles.storage.StaticFilesStorage"},
     # Uploaded bot code: private, outside MEDIA_ROOT, and a storage that has no URL.
-    "bot_code": {
-        "BACKEND": "arena.bots.storage.PrivateFileSystemStorage",
-        "OPTIONS": {"location": str(VAR_DIR / "bot-code")},
-    },
+    "bot_code": BOT_CODE_STORAGES[ARENA_BOT_CODE_STORAGE],
 }
 
 # WhiteNoise serves the static files, with DEBUG off too (`make run` runs
@@ -175,6 +186,8 @@ ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications"
 # the default queue.
 ARENA_TOURNAMENTS_QUEUE = env_str("ARENA_TOURNAMENTS_QUEUE", "tournaments")
 ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification")
+# Replay analyses (arena.analysis) run a search for minutes: their own queue, and
+# under `make run` their own worker process, so a match never waits behind one.
 ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
 
 
@@ -196,6 +209,7 @@ CELERY_TASK_ROUTES = {
     "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
     "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
     "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
 }
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
@@ -214,6 +228,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "arena.bots.requeue_stale_qualifications",
         "schedule": 60.0,
         "options": {"expires": 60},
+    },
+    "review-worker-hosts": {
+        "task": "arena.play.review_worker_hosts",
+        "schedule": 30.0,
+        "options": {"expires": 30},
     },
     "cleanup-sandbox-orphans": {
         "task": "arena.matches.cleanup_sandbox_orphans",
@@ -243,6 +262,12 @@ ARENA_MAX_BOTS_PER_USER = env_int("ARENA_MAX_BOTS_PER_USER", 20, minimum=1)
 
 # --- Matches and the ladder ---------------------------------------------------------
 ARENA_QUALIFICATION_GAMES = env_int("ARENA_QUALIFICATION_GAMES", 2, minimum=1)
+# A match's or tournament's logs as one zip (arena.matches.archives): at most this
+# many games and this much JSON before compression; the rest is listed, not sent.
+ARENA_LOG_ARCHIVE_MAX_GAMES = env_int("ARENA_LOG_ARCHIVE_MAX_GAMES", 2000, minimum=1)
+ARENA_LOG_ARCHIVE_MAX_BYTES = env_int(
+    "ARENA_LOG_ARCHIVE_MAX_BYTES", 100 * 1024 * 1024, minimum=1024
+)
 # A worker holds a running match for this long and renews it as games finish; the
 # sweeper re-queues a match whose lease ran out (its worker died).
 ARENA_MATCH_LEASE_SECONDS = env_int("ARENA_MATCH_LEASE_SECONDS", 300, minimum=10)
@@ -257,6 +282,15 @@ ARENA_MATCH_RESEND_SECONDS = env_int("ARENA_MATCH_RESEND_SECONDS", 600, minimum=
 ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY = env_bool("ARENA_RESULTS_COMMIT_ASYNCHRONOUSLY", False)
 # A version whose matches fault this many times in a row is taken off the ladder.
 ARENA_FAULT_STREAK_LIMIT = env_int("ARENA_FAULT_STREAK_LIMIT", 5, minimum=1)
+# The name a machine's workers are counted under (arena.play.workers): the host name
+# unless set. A host whose matches fault far more than the others' is quarantined
+# once it and the rest have played ARENA_WORKER_MIN_MATCHES; a quarantined worker
+# looks its state up at most every ARENA_WORKER_STATE_SECONDS.
+ARENA_WORKER_NAME = env_str("ARENA_WORKER_NAME", socket.gethostname())
+if not 0 < len(ARENA_WORKER_NAME) <= 100 or ":" in ARENA_WORKER_NAME:
+    raise ImproperlyConfigured("ARENA_WORKER_NAME must be 1 to 100 characters without ':'")
+ARENA_WORKER_MIN_MATCHES = env_int("ARENA_WORKER_MIN_MATCHES", 20, minimum=1)
+ARENA_WORKER_STATE_SECONDS = env_int("ARENA_WORKER_STATE_SECONDS", 5, minimum=0)
 ARENA_CHALLENGES_PER_DAY = env_int("ARENA_CHALLENGES_PER_DAY", 20, minimum=0)
 # Matchmaking keeps at most (workers x per-worker) ladder matches queued or running.
 ARENA_WORKER_COUNT = env_int("ARENA_WORKER_COUNT", 2, minimum=1)
@@ -270,6 +304,15 @@ ARENA_BAND_CACHE_SECONDS = env_int("ARENA_BAND_CACHE_SECONDS", 15, minimum=0)
 ARENA_MATCHMAKING_POLICY = env_choice(
     "ARENA_MATCHMAKING_POLICY", "information", ("information", "similar")
 )
+
+# --- Replay analysis ------------------------------------------------------------------
+# Analyses one account may request per UTC day (staff: no limit).
+ARENA_ANALYSES_PER_DAY = env_int("ARENA_ANALYSES_PER_DAY", 10, minimum=0)
+# The search's playouts per decision: with its seed they make an analysis
+# reproducible, so they are part of its settings (a new value, a new analysis).
+ARENA_ANALYSIS_ITERATIONS = env_int("ARENA_ANALYSIS_ITERATIONS", 1000, minimum=1)
+# One game's analysis stops after this long and says so, keeping what it computed.
+ARENA_ANALYSIS_GAME_SECONDS = env_int("ARENA_ANALYSIS_GAME_SECONDS", 600, minimum=1)
 
 # --- Email and notifications --------------------------------------------------------
 # Mail goes through SMTP when EMAIL_HOST is set, else to the console (the worker's
@@ -319,6 +362,41 @@ CACHES = {
         else {"BACKEND": "django.core.cache.backends.locmem.LocMemCache"}
     )
 }
+
+# --- Live games (docs/live.md) ----------------------------------------------------------
+# The worker leaves the game being played in the cache alias "live", which the site's
+# event streams read: Redis (ARENA_LIVE_URL, else ARENA_CACHE_URL, else a Redis
+# broker's URL), or files under var/live/ for `make run`, whose worker and site are
+# separate processes with no server between them. Short socket timeouts: a Redis
+# that hangs costs the worker's publishing thread a second, never a match.
+_LIVE_URL = env_str(
+    "ARENA_LIVE_URL",
+    _CACHE_URL or (CELERY_BROKER_URL if CELERY_BROKER_URL.startswith("redis") else ""),
+)
+CACHES["live"] = (
+    {
+        "BACKEND": "django.core.cache.backends.redis.RedisCache",
+        "LOCATION": _LIVE_URL,
+        "KEY_PREFIX": "arena-live",
+        "OPTIONS": {"socket_timeout": 1, "socket_connect_timeout": 1},
+    }
+    if _LIVE_URL
+    else {
+        "BACKEND": "django.core.cache.backends.filebased.FileBasedCache",
+        "LOCATION": str(VAR_DIR / "live"),
+        "OPTIONS": {"MAX_ENTRIES": 5000},
+    }
+)
+# How often the worker publishes the moves of the game being played, and how long
+# anonymous and other users' spectating lags behind the table (the owner of a seat
+# watches it without delay). A stream ends after ARENA_LIVE_STREAM_SECONDS; the
+# browser's EventSource reconnects and resumes where it was.
+ARENA_LIVE_PUBLISH_MS = env_int("ARENA_LIVE_PUBLISH_MS", 250, minimum=10)
+ARENA_LIVE_PUBLIC_DELAY_SECONDS = env_int("ARENA_LIVE_PUBLIC_DELAY_SECONDS", 3, minimum=0)
+ARENA_LIVE_STREAM_SECONDS = env_int("ARENA_LIVE_STREAM_SECONDS", 300, minimum=5)
+# A match's games are written as each ends once it has lasted this long; a shorter
+# match appears whole, with its result (arena.play.games).
+ARENA_GAMES_PREVIEW_AFTER_SECONDS = env_int("ARENA_GAMES_PREVIEW_AFTER_SECONDS", 2, minimum=0)
 
 # --- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK = {

@@ -23,6 +23,7 @@ CELERY_TASK_ROUTES = {
     "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
     "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
     "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
+    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
 }
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405
@@ -47,3 +48,13 @@ ARENA_SANDBOX_BACKEND = env_choice(  # noqa: F405
 ARENA_ALLOW_UNSANDBOXED = env_bool("ARENA_ALLOW_UNSANDBOXED", True)  # noqa: F405
 # Tests read bands right after the games that move them.
 ARENA_BAND_CACHE_SECONDS = 0
+# Tests quarantine hosts and look at once.
+ARENA_WORKER_STATE_SECONDS = env_int("ARENA_WORKER_STATE_SECONDS", 0, minimum=0)  # noqa: F405
+# Live streams in tests: the table as it is played, and a test's own store.
+ARENA_LIVE_PUBLIC_DELAY_SECONDS = env_int("ARENA_LIVE_PUBLIC_DELAY_SECONDS", 0, minimum=0)  # noqa: F405
+ARENA_LIVE_PUBLISH_MS = 50
+ARENA_GAMES_PREVIEW_AFTER_SECONDS = 0
+if CACHES["live"]["BACKEND"].endswith("FileBasedCache"):  # noqa: F405
+    CACHES["live"]["LOCATION"] = str(VAR_DIR / "live-test")  # noqa: F405
+else:
+    CACHES["live"]["KEY_PREFIX"] = "arena-live-test"  # noqa: F405

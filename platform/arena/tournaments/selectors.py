@@ -9,7 +9,7 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, replace
 
-from django.db.models import Count, Q, QuerySet
+from django.db.models import Count, Max, Q, QuerySet
 
 from arena.matches.models import Game, Match, MatchSeat
 
@@ -33,15 +33,51 @@ def tournament_entries(*, tournament: Tournament) -> list[TournamentEntry]:
     )
 
 
-def tournament_progress(*, tournament: Tournament) -> tuple[int, int]:
-    """(finished matches, all matches); before the schedule exists, the total it
-    will have."""
-    counts = Match.objects.filter(tournament=tournament).aggregate(
-        total=Count("id"),
-        finished=Count("id", filter=Q(state__in=[Match.State.DONE, Match.State.FAILED])),
+@dataclass(frozen=True, slots=True)
+class Tables:
+    """A tournament's scheduled tables: all of them, those with a match done, and the
+    last failed match of each table that is over unplayed (no match done or waiting)."""
+
+    total: int
+    done: int
+    unplayed: list[int]
+
+    @property
+    def finished(self) -> int:
+        return self.done + len(self.unplayed)
+
+
+def tournament_tables(*, tournament: Tournament) -> Tables:
+    """Each table of a schedule has its own seed, which a match played again keeps
+    (arena.tournaments.services.tournament_match_rerun): the tables are the seeds."""
+    rows = (
+        Match.objects.filter(tournament=tournament)
+        .values("seed")
+        .annotate(
+            done=Count("id", filter=Q(state=Match.State.DONE)),
+            waiting=Count("id", filter=Q(state__in=[Match.State.QUEUED, Match.State.RUNNING])),
+            last=Max("id"),
+        )
+        .order_by()
     )
-    if counts["total"]:
-        return counts["finished"], counts["total"]
+    total = done = 0
+    unplayed = []
+    for row in rows:
+        total += 1
+        if row["done"]:
+            done += 1
+        elif not row["waiting"]:
+            unplayed.append(row["last"])
+    return Tables(total=total, done=done, unplayed=sorted(unplayed))
+
+
+def tournament_progress(*, tournament: Tournament) -> tuple[int, int]:
+    """(finished tables, all tables); before the schedule exists, the total it will
+    have. A table lost to the infrastructure and waiting to be played again is not
+    finished."""
+    tables = tournament_tables(tournament=tournament)
+    if tables.total:
+        return tables.finished, tables.total
     if tournament.state != Tournament.State.PENDING:
         return 0, 0
     planned = scheduling.schedule_size(

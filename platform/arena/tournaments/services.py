@@ -10,11 +10,11 @@ from __future__ import annotations
 
 import logging
 import secrets
+from datetime import timedelta
 from typing import Any
 
 from django.core.exceptions import ValidationError
 from django.db import transaction
-from django.db.models import Count, Q
 from django.urls import reverse
 from django.utils import timezone
 
@@ -29,6 +29,7 @@ from arena.notifications.services import notification_send
 from . import scheduling
 from .locks import tournament_lock
 from .models import Tournament, TournamentEntry
+from .selectors import tournament_tables
 
 logger = logging.getLogger(__name__)
 
@@ -206,6 +207,51 @@ def tournament_start(*, tournament_id: int) -> Tournament | None:
 
 
 FINISHED_MATCH_STATES = (Match.State.DONE, Match.State.FAILED)
+# A match that the infrastructure lost after its last attempt is played again: the
+# same table (seats, seed, games) as a new match, once the wait has passed, which
+# doubles with each loss of that table up to RERUN_MAX_DELAY. A tournament so
+# finishes whenever the workers are back, however long they were away.
+RERUN_FIRST_DELAY = timedelta(minutes=5)
+RERUN_MAX_DELAY = timedelta(hours=1)
+
+
+def tournament_match_rerun(*, match: Match) -> Match | None:
+    """Schedule a failed tournament match's table again; None when its tournament
+    is over. Expects the failed match's row locked, in the transaction that fails it.
+
+    A tournament's tables are told apart by their seeds (one per table, from the
+    tournament's seed): a rerun keeps its table's seed, so it deals the same cards,
+    and the standings count the one match of each table that is done."""
+    if match.tournament_id is None:
+        return None
+    tournament = Tournament.objects.filter(pk=match.tournament_id).only("state").first()
+    if tournament is None or tournament.state not in (
+        Tournament.State.PENDING,
+        Tournament.State.RUNNING,
+    ):
+        return None
+    lost = Match.objects.filter(tournament_id=match.tournament_id, seed=match.seed).count()
+    delay = min(RERUN_FIRST_DELAY * 2 ** max(0, lost - 1), RERUN_MAX_DELAY)
+    seats = match.seats.select_related("bot_version").order_by("index")
+    rerun = match_create(
+        kind=Match.Kind.TOURNAMENT,
+        versions=[seat.bot_version for seat in seats],
+        ruleset=match.ruleset,
+        games=match.games_planned,
+        tournament=tournament,
+        rated=False,
+        created_by=match.created_by,
+        seed=match.seed,
+        not_before=timezone.now() + delay,
+    )
+    logger.warning(
+        "tournament %s: match %s lost to the infrastructure, played again as match %s in %s",
+        match.tournament_id,
+        match.pk,
+        rerun.pk,
+        delay,
+    )
+    return rerun
 
 
 def tournament_match_finished(*, match: Match) -> None:
@@ -226,13 +272,11 @@ def tournament_match_finished(*, match: Match) -> None:
 
 
 def tournament_settle(*, tournament: Tournament) -> None:
-    """Bring a locked tournament's state in line with its matches' states."""
-    counts = Match.objects.filter(tournament=tournament).aggregate(
-        total=Count("id"),
-        done=Count("id", filter=Q(state=Match.State.DONE)),
-        failed=Count("id", filter=Q(state=Match.State.FAILED)),
-    )
-    total, done, failed = counts["total"], counts["done"], counts["failed"]
+    """Bring a locked tournament's state in line with its matches' states: it is over
+    when every table has a match done, or failed for good (a bot deleted)."""
+    tables = tournament_tables(tournament=tournament)
+    total, done, unplayed = tables.total, tables.done, tables.unplayed
+    failed = len(unplayed)
     if total == 0 or done + failed < total:
         if tournament.state == Tournament.State.PENDING and done + failed > 0:
             tournament.state = Tournament.State.RUNNING
@@ -247,7 +291,8 @@ def tournament_settle(*, tournament: Tournament) -> None:
         tournament.state = Tournament.State.DONE
         if failed:
             tournament.error = (
-                f"{failed} of {total} matches failed; their games are missing from the standings"
+                f"{failed} of {total} matches failed ({', '.join(map(str, unplayed))}); "
+                "their games are missing from the standings"
             )
     tournament.save(update_fields=["state", "finished_at", "error"])
     logger.info("tournament %s finished: %s", tournament.pk, tournament.state)

@@ -7,6 +7,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from arena.matches.models import Game, MatchSeat
+from arena.matches.selectors import game_faults_for_user
 
 
 @dataclass(frozen=True)
@@ -29,6 +30,9 @@ class GameRow:
     places: list[GamePlace]  # in the match's bot order
     winner: str | None
     faults: list[dict[str, Any]]
+    # Each fault in a sentence as this user may read it, with its bot's name and
+    # the replay URL that opens at it.
+    fault_notes: list[dict[str, Any]]
 
 
 def seat_rows(seats: list[MatchSeat]) -> list[SeatRow]:
@@ -38,7 +42,10 @@ def seat_rows(seats: list[MatchSeat]) -> list[SeatRow]:
     ]
 
 
-def game_rows(*, games: list[Game], seats: list[MatchSeat]) -> list[GameRow]:
+def game_rows(
+    *, games: list[Game], seats: list[MatchSeat], owned: set[int] | frozenset[int] = frozenset()
+) -> list[GameRow]:
+    """`owned`: the bot indexes whose owner's fault sentences the user may read."""
     names = {seat.index: seat.bot.name for seat in seats}
     rows = []
     for game in games:
@@ -63,6 +70,10 @@ def game_rows(*, games: list[Game], seats: list[MatchSeat]) -> list[GameRow]:
                 places=places,
                 winner=names.get(game.winner_index) if game.winner_index is not None else None,
                 faults=list(game.faults or []),
+                fault_notes=[
+                    {**note, "name": names.get(note["index"], f"bot {note['index']}")}
+                    for note in game_faults_for_user(game=game, owned=set(owned))
+                ],
             )
         )
     return rows

@@ -7,35 +7,63 @@ from __future__ import annotations
 from typing import Any
 
 import engine
-from arena.matches.models import Game
+from arena.matches.logs import fault_notes
 from engine.text import play_effect, ruleset_legend
+from sandbox.stderr import dropped_count, dropped_marker, merge_dropped_markers
 
 
-def replay_page_data(*, game: Game, replay: dict[str, Any]) -> dict[str, Any]:
-    """`replay` is `game_replay_for_user`'s answer, already stripped for this user."""
+def replay_page_data(*, replay: dict[str, Any]) -> dict[str, Any]:
+    """`replay` is `game_replay_for_user`'s answer (or a qualification game's),
+    already stripped for this user, its seats under their bots' names."""
     log = replay["log"]
-    seats_by_index = {seat.index: seat for seat in game.match.seats.all()}
     players = int(log["players"])
-    seating = game.seating or list(range(players))
-    table_seats = []
-    for seat in range(players):
-        match_seat = seats_by_index.get(seating[seat])
-        name = match_seat.bot.name if match_seat else log["names"][seat]
-        table_seats.append({"seat": seat, "name": name})
+    names = list(log.get("names") or [])
+    table_seats = [
+        {"seat": seat, "name": names[seat] if seat < len(names) else f"seat {seat}"}
+        for seat in range(players)
+    ]
     debug: list[list[dict[str, Any]]] = [[] for _ in range(players)]
     for entry in log.get("debug") or []:
         seat = entry.get("seat")
         if isinstance(seat, int) and 0 <= seat < players:
             debug[seat].append({"event": entry.get("event"), "text": str(entry.get("text", ""))})
-    stderr = log.get("stderr") or [[] for _ in range(players)]
+    stderr = [_merged(entries or []) for entries in log.get("stderr") or [[]] * players]
     return {
         "frames": replay["frames"],
         "seats": table_seats,
         "stderr": stderr,
         "debug": debug,
         "result": log.get("result"),
+        # Per fault event (by its index in the log), the fault in a sentence: the
+        # log is already stripped, so a hidden seat's sentence tells only the public.
+        "fault_sentences": {
+            str(note["event"]): note["owner_sentence"] for note in fault_notes(log).values()
+        },
         **_card_roles(log.get("ruleset"), replay["frames"]),
     }
+
+
+def _merged(entries: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    """A seat's stderr entries with its "lines dropped" markers merged: a flooding
+    bot leaves one per decision, and entries of nothing but markers, whose counts
+    go to the next entry's marker."""
+    merged: list[dict[str, Any]] = []
+    carried = 0
+    for entry in entries:
+        lines = merge_dropped_markers([str(line) for line in entry.get("lines", [])])
+        if carried:
+            lines = merge_dropped_markers([dropped_marker(carried), *lines])
+            carried = 0
+        if all(dropped_count(line) for line in lines):
+            carried = sum(dropped_count(line) for line in lines)
+            continue
+        merged.append({**entry, "lines": lines})
+    if carried:
+        if merged:
+            merged[-1] = {**merged[-1], "lines": [*merged[-1]["lines"], dropped_marker(carried)]}
+        elif entries:
+            merged.append({**entries[-1], "lines": [dropped_marker(carried)]})
+    return merged
 
 
 def _card_roles(ruleset: Any, frames: list[dict[str, Any]]) -> dict[str, Any]:

@@ -6,6 +6,7 @@ from __future__ import annotations
 from typing import Any
 
 from django.db.models import Count, Prefetch, Q, QuerySet
+from django.urls import reverse
 
 from arena.bots.models import Bot, BotVersion
 from arena.bots.selectors import bot_list_for_owner
@@ -72,3 +73,28 @@ def tournament_list_with_progress() -> QuerySet[Tournament]:
         )
         .order_by("-created_at", "-pk")
     )
+
+
+def qualification_fault_notes(
+    *, version: Any, report: dict[str, Any], kept: set[int]
+) -> list[dict[str, Any]]:
+    """The faults of a version's qualification games in sentences (the owner's),
+    each with the replay URL that opens at it when the game's log is kept."""
+    notes = []
+    for game in report.get("games", []):
+        number = game.get("game")
+        for note in game.get("fault_notes") or []:
+            url = None
+            if number in kept:
+                url = reverse("web:qualification-game-replay", args=[version.pk, number])
+                if isinstance(note.get("event"), int):
+                    url += f"#frame={note['event'] + 1}"
+            notes.append(
+                {
+                    "reason": note.get("reason"),
+                    "name": f"Game {number + 1}",
+                    "sentence": note.get("sentence"),
+                    "replay_url": url,
+                }
+            )
+    return notes

@@ -7,6 +7,7 @@ from arena.web.views import (
     bots,
     home,
     leaderboard,
+    live,
     matches,
     notifications,
     tournaments,
@@ -48,6 +49,16 @@ urlpatterns = [
     path("my/versions/<int:pk>/activate/", bots.version_activate, name="version-activate"),
     path("my/versions/<int:pk>/retire/", bots.version_retire, name="version-retire"),
     path("my/versions/<int:pk>/code/", bots.version_download, name="version-download"),
+    path(
+        "my/versions/<int:pk>/qualification/<int:number>/",
+        matches.qualification_game_replay,
+        name="qualification-game-replay",
+    ),
+    path(
+        "my/versions/<int:pk>/qualification/<int:number>/log.json",
+        matches.qualification_game_log_download,
+        name="qualification-game-log",
+    ),
     path("bots/<str:name>/", bots.bot_detail, name="bot-detail"),
     path("bots/<str:name>/challenge/", bots.bot_challenge, name="bot-challenge"),
     # Ladders.
@@ -56,12 +67,26 @@ urlpatterns = [
     # Matches and replays.
     path("matches/<int:pk>/", matches.match_detail, name="match-detail"),
     path("matches/<int:pk>/status.json", matches.match_status, name="match-status"),
+    path("matches/<int:pk>/logs.zip", matches.match_logs_download, name="match-logs"),
+    path(
+        "matches/<int:pk>/games/<int:number>/",
+        matches.match_game_by_number,
+        name="match-game",
+    ),
+    path("matches/<int:pk>/live/", live.match_live, name="match-live"),
+    path("live/pulse/", live.live_pulse, name="live-pulse"),
     path("games/<int:pk>/replay/", matches.game_replay, name="game-replay"),
     path("games/<int:pk>/log.json", matches.game_log_download, name="game-log"),
+    path("games/<int:pk>/analysis/", matches.game_analysis_request, name="game-analysis"),
     # Tournaments.
     path("tournaments/", tournaments.tournament_list, name="tournament-list"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),
     path("tournaments/<int:pk>/", tournaments.tournament_detail, name="tournament-detail"),
+    path(
+        "tournaments/<int:pk>/logs.zip",
+        tournaments.tournament_logs_download,
+        name="tournament-logs",
+    ),
     path(
         "tournaments/<int:pk>/progress.json",
         tournaments.tournament_progress_view,

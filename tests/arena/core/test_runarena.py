@@ -1,5 +1,5 @@
 """`make run`'s supervisor: the site answers, a task sent to its worker completes, and
-Ctrl-C stops web, worker and beat together. Runs on the embedded SQLite database and
+Ctrl-C stops web, the workers and beat together. Runs on the embedded SQLite database and
 filesystem broker, as a newcomer's machine would."""
 
 from __future__ import annotations
@@ -60,7 +60,7 @@ def _get(url: str) -> tuple[int, bytes]:
 
 
 def _children(pid: int) -> list[int]:
-    """The direct children of `pid`: for runarena, web, worker and beat."""
+    """The direct children of `pid`: for runarena, web, the two workers and beat."""
     found = subprocess.run(["pgrep", "-P", str(pid)], capture_output=True, text=True)
     return [int(child) for child in found.stdout.split()]
 
@@ -106,8 +106,13 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
         info = json.loads(probe.stdout.strip().splitlines()[-1])
         assert _is_stdlib(info["platform_module"])
         assert f"http://127.0.0.1:{port}/" in (tmp_path / "runarena.log").read_text()
+        wait_for(
+            lambda: "analysis@" in (tmp_path / "runarena.log").read_text(),
+            timeout=60,
+            what="the analysis worker to start",
+        )
         children = _children(process.pid)
-        assert len(children) == 3  # web, worker, beat
+        assert len(children) == 4  # web, worker, analysis worker, beat
 
         process.send_signal(signal.SIGINT)  # what Ctrl-C delivers
         assert process.wait(timeout=60) == 0
@@ -140,7 +145,7 @@ def test_children_die_when_the_supervisor_is_killed(tmp_path):
             what="the site to answer",
         )
         children = _children(process.pid)
-        assert len(children) == 3  # web, worker, beat
+        assert len(children) == 4  # web, worker, analysis worker, beat
     finally:
         process.kill()
         process.wait()

@@ -1,9 +1,12 @@
 """A real Celery worker process runs tasks sent through the configured broker."""
 
 import pytest
+from django.core.management import call_command
+from django.core.management.base import CommandError
 from django.db import connection
 
 from arena.core.tasks import probe
+from tests.sandbox.harness import require_backend
 from tests.support.worker import start_worker, stop_worker
 from tests.test_layout import _is_stdlib
 
@@ -44,3 +47,30 @@ def test_healthz_says_when_uploaded_bots_cannot_run(client, db, settings):
     assert response.status_code == 200  # the site itself is up
     assert response.json()["sandbox"] == "the subprocess backend does not isolate bots"
     assert client.get("/healthz/?sandbox=required").status_code == 503
+
+
+@pytest.mark.docker
+def test_healthz_says_when_the_oci_runtime_asked_for_is_missing(client, db, settings):
+    require_backend("docker")
+    settings.ARENA_SANDBOX_BACKEND = "docker"
+    settings.ARENA_SANDBOX_RUNTIME = "onecard-no-such-runtime"
+    response = client.get("/healthz/?sandbox=required")
+    assert response.status_code == 503
+    assert response.json()["sandbox"].startswith(
+        "OCI runtime 'onecard-no-such-runtime' is not registered with the Docker engine"
+    )
+
+
+def test_worker_health_fails_with_the_sandbox_reason(db, settings):
+    settings.ARENA_SANDBOX_BACKEND = "subprocess"
+    with pytest.raises(CommandError, match="the subprocess backend does not isolate bots"):
+        call_command("arena_worker_health")
+
+
+@pytest.mark.docker
+@pytest.mark.redis
+def test_worker_health_fails_when_no_worker_answers(db, settings):
+    require_backend("docker")
+    settings.ARENA_SANDBOX_BACKEND = "docker"
+    with pytest.raises(CommandError, match=r"worker@nobody-here did not answer within 0\.5 s"):
+        call_command("arena_worker_health", "--node", "worker@nobody-here", "--timeout", "0.5")

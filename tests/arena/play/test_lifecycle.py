@@ -139,7 +139,14 @@ def _statements_of_a_played_match() -> list[str]:
 
 
 def _relaxed_commits(sql: list[str]) -> list[int]:
-    return [i for i, text in enumerate(sql) if "set_config('synchronous_commit'" in text]
+    """The transactions that commit without waiting for the disk, but the worker
+    host's counts (statistics, arena.play.workers), which always do."""
+    return [
+        i
+        for i, text in enumerate(sql)
+        if "set_config('synchronous_commit'" in text
+        and not sql[i + 1].startswith('INSERT INTO "play_workerhost"')
+    ]
 
 
 _CLAIM = 'UPDATE "matches_match" SET state = %s, attempts = attempts + 1'

@@ -103,11 +103,21 @@ def test_every_worker_consumes_every_queue():
     # The tests' real worker names them all.
     argv = worker_argv(concurrency=1, hostname="w")
     assert set(argv[argv.index("-Q") + 1].split(",")) == declared == set(worker_queues())
-    # `make run`'s worker names none, and so consumes every declared queue.
-    worker = next(
-        child
-        for child in arena_children(host="h", port=1, concurrency=1, var_dir=settings.VAR_DIR)
-        if child.name == "worker"
-    )
-    assert "-Q" not in worker.argv
-    assert not any(arg.startswith(("--queues", "-X", "--exclude-queues")) for arg in worker.argv)
+    # `make run`'s worker consumes every declared queue but the analyses', which
+    # its analysis worker alone consumes: a match never waits behind an analysis.
+    children = {
+        child.name: child.argv
+        for child in arena_children(
+            host="h",
+            port=1,
+            concurrency=1,
+            var_dir=settings.VAR_DIR,
+            analysis_queue=settings.ARENA_ANALYSIS_QUEUE,
+        )
+    }
+    worker, analysis = children["worker"], children["analysis-worker"]
+    assert "-Q" not in worker
+    assert [arg for arg in worker if arg.startswith(("--queues", "-X", "--exclude-queues"))] == [
+        f"--exclude-queues={settings.ARENA_ANALYSIS_QUEUE}"
+    ]
+    assert f"--queues={settings.ARENA_ANALYSIS_QUEUE}" in analysis

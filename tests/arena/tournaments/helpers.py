@@ -22,6 +22,14 @@ def record_match(match: Match, ranks_of: Callable[[list[int]], list[int]]) -> No
 
 
 def fail_match(match: Match) -> None:
+    """Fail `match` for good: it cannot be played (as when a seated bot was deleted)."""
+    claim = leases.match_claim(match_id=match.pk, token=leases.worker_token())
+    assert leases.match_fail_claimed(claim=claim, reason="Not played: a bot was deleted.")
+
+
+def lose_match(match: Match) -> None:
+    """The infrastructure loses `match` at its last attempt (its tournament plays the
+    table again later)."""
     claim = leases.match_claim(match_id=match.pk, token=leases.worker_token())
     Match.objects.filter(pk=match.pk).update(attempts=99)
     assert leases.match_release(claim=claim, error="docker is down") == "failed"

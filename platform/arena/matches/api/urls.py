@@ -19,6 +19,7 @@ urlpatterns = [
     path("matches/", views.MatchListApi.as_view(), name="api-matches"),
     path("matches/live/", views.MatchLiveListApi.as_view(), name="api-matches-live"),
     path("matches/<int:pk>/", views.MatchDetailApi.as_view(), name="api-match"),
+    path("matches/<int:pk>/logs.zip", views.MatchLogsArchiveApi.as_view(), name="api-match-logs"),
     path("challenges/create/", views.ChallengeCreateApi.as_view(), name="api-challenge-create"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
 ]

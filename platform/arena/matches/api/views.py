@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from django.shortcuts import get_object_or_404
-from drf_spectacular.utils import extend_schema
+from drf_spectacular.types import OpenApiTypes
+from drf_spectacular.utils import extend_schema, extend_schema_field
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAdminUser, IsAuthenticated
 from rest_framework.response import Response
@@ -13,6 +14,7 @@ from arena.bots.api.serializers import BotSummarySerializer
 from arena.bots.selectors import bot_get
 from arena.core.api import NewestFirstCursorPagination, PagePagination, paginated
 from arena.matches import selectors, services
+from arena.matches.archives import archive_response
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
 # -- output shapes -----------------------------------------------------------------------
@@ -65,7 +67,25 @@ class MatchSerializer(serializers.ModelSerializer):
         ]
 
 
+class FaultSerializer(serializers.Serializer):
+    index = serializers.IntegerField(help_text="The faulted bot's index in the match.")
+    seat = serializers.IntegerField(help_text="Its table seat in this game.")
+    reason = serializers.CharField()
+    turn = serializers.IntegerField(allow_null=True, help_text="The turn, 0 for the first.")
+    sentence = serializers.CharField(
+        help_text="What went wrong; the bot's own output (its reply, stderr) only for its owner."
+    )
+    replay_url = serializers.CharField(help_text="The replay, opened at the fault.")
+
+
 class GameSerializer(serializers.ModelSerializer):
+    faults = serializers.SerializerMethodField()
+
+    @extend_schema_field(FaultSerializer(many=True))
+    def get_faults(self, game: Game) -> list[dict]:
+        # The sentence that tells a bot's own output is for that bot's owner only.
+        return selectors.game_faults_for_user(game=game, owned=self.context.get("owned", set()))
+
     class Meta:
         model = Game
         fields = [
@@ -179,7 +199,26 @@ class MatchLiveListApi(APIView):
 class MatchDetailApi(APIView):
     @extend_schema(responses=MatchDetailSerializer, operation_id="matches_retrieve")
     def get(self, request, pk: int):
-        return Response(MatchDetailSerializer(selectors.match_get(pk=pk)).data)
+        match = selectors.match_get(pk=pk)
+        owned = selectors.match_indexes_owned(user=request.user, seats=list(match.seats.all()))
+        return Response(MatchDetailSerializer(match, context={"owned": owned}).data)
+
+
+class MatchLogsArchiveApi(APIView):
+    """Every game log of the match as one zip, each as this user may see it
+    (arena.matches.archives: bounded in size)."""
+
+    @extend_schema(
+        responses={(200, "application/zip"): OpenApiTypes.BINARY}, operation_id="matches_logs"
+    )
+    def get(self, request, pk: int):
+        match = get_object_or_404(Match, pk=pk)
+        return archive_response(
+            user=request.user,
+            matches=Match.objects.filter(pk=match.pk),
+            title=f"Match {match.pk}",
+            filename=f"match-{match.pk}-logs.zip",
+        )
 
 
 class ChallengeCreateApi(APIView):
@@ -215,4 +254,6 @@ class GameDetailApi(APIView):
     @extend_schema(responses=GameSerializer, operation_id="games_retrieve")
     def get(self, request, pk: int):
         game = get_object_or_404(Game.objects.defer("log_compressed"), pk=pk)
-        return Response(GameSerializer(game).data)
+        seats = list(MatchSeat.objects.filter(match_id=game.match_id).select_related("bot"))
+        owned = selectors.match_indexes_owned(user=request.user, seats=seats)
+        return Response(GameSerializer(game, context={"owned": owned}).data)

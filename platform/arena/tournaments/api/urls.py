@@ -6,6 +6,7 @@ from .views import (
     TournamentCrosstableApi,
     TournamentDetailApi,
     TournamentListCreateApi,
+    TournamentLogsArchiveApi,
     TournamentProgressApi,
     TournamentStandingsApi,
 )
@@ -22,6 +23,11 @@ urlpatterns = [
         "tournaments/<int:pk>/crosstable/",
         TournamentCrosstableApi.as_view(),
         name="api-tournament-crosstable",
+    ),
+    path(
+        "tournaments/<int:pk>/logs.zip",
+        TournamentLogsArchiveApi.as_view(),
+        name="api-tournament-logs",
     ),
     path(
         "tournaments/<int:pk>/progress/",

@@ -6,6 +6,7 @@ from typing import Any
 
 from django.conf import settings
 from django.shortcuts import get_object_or_404
+from drf_spectacular.types import OpenApiTypes
 from drf_spectacular.utils import extend_schema
 from rest_framework import serializers, status
 from rest_framework.permissions import IsAuthenticatedOrReadOnly
@@ -16,6 +17,8 @@ from rest_framework.views import APIView
 
 from arena.bots.models import Bot
 from arena.core.api import NewestFirstCursorPagination, paginated
+from arena.matches.archives import archive_response
+from arena.matches.models import Match
 from arena.tournaments.models import Tournament
 from arena.tournaments.selectors import (
     tournament_crosstable,
@@ -143,3 +146,20 @@ class TournamentProgressApi(APIView):
     def get(self, request: Request, pk: int) -> Response:
         tournament = get_object_or_404(Tournament, pk=pk)
         return Response(ProgressSerializer(progress_of(tournament)).data)
+
+
+class TournamentLogsArchiveApi(APIView):
+    """Every game log of the tournament's matches as one zip, each as this user may
+    see it (arena.matches.archives: bounded in size)."""
+
+    @extend_schema(
+        responses={(200, "application/zip"): OpenApiTypes.BINARY}, operation_id="tournaments_logs"
+    )
+    def get(self, request: Request, pk: int) -> Any:
+        tournament = get_object_or_404(Tournament, pk=pk)
+        return archive_response(
+            user=request.user,
+            matches=Match.objects.filter(tournament=tournament),
+            title=f"Tournament {tournament.name}",
+            filename=f"tournament-{tournament.pk}-logs.zip",
+        )

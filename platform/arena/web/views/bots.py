@@ -9,6 +9,7 @@ from django.contrib.auth.decorators import login_required
 from django.core.exceptions import PermissionDenied, ValidationError
 from django.http import HttpRequest, HttpResponse, JsonResponse
 from django.shortcuts import redirect, render
+from django.urls import reverse
 from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_http_methods, require_POST, require_safe
 
@@ -27,7 +28,7 @@ from arena.bots.services import (
     bot_version_upload,
 )
 from arena.core.throttles import throttle_allows
-from arena.matches.selectors import match_list, promotion_progress
+from arena.matches.selectors import match_list, promotion_progress, qualification_games_kept
 from arena.matches.services import challenge_create
 from arena.ratings.selectors import bots_not_separated_from, head_to_head, rating_history
 from arena.web.charts import history_chart
@@ -36,6 +37,7 @@ from arena.web.selectors import (
     bot_ratings,
     bots_with_versions_for_owner,
     competition_pick,
+    qualification_fault_notes,
     tournament_entrant_choices,
 )
 
@@ -110,6 +112,8 @@ def bot_delete_confirm(request: HttpRequest, name: str) -> HttpResponse:
 @login_required
 def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
     version = bot_version_get_for_owner(user=request.user, pk=pk)
+    qualification = version.qualification or {}
+    kept = qualification_games_kept(version=version)
     return render(
         request,
         "web/bots/version_detail.html",
@@ -118,7 +122,24 @@ def version_detail(request: HttpRequest, pk: int) -> HttpResponse:
             "version": version,
             "bot": version.bot,
             "live": version.status in LIVE_STATUSES,
-            "qualification": version.qualification or {},
+            "qualification": {
+                **qualification,
+                "games": [
+                    {
+                        **game,
+                        "replay_url": reverse(
+                            "web:qualification-game-replay", args=[version.pk, game["game"]]
+                        )
+                        if game.get("game") in kept
+                        else None,
+                    }
+                    for game in qualification.get("games", [])
+                ],
+            },
+            "qualification_replays": bool(kept),
+            "qualification_faults": qualification_fault_notes(
+                version=version, report=qualification, kept=kept
+            ),
             "promotion": promotion_progress(version=version),
         },
     )

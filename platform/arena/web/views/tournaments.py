@@ -12,6 +12,8 @@ from django.views.decorators.cache import never_cache
 from django.views.decorators.http import require_safe
 
 import engine
+from arena.matches.archives import archive_response
+from arena.matches.models import Match
 from arena.matches.selectors import match_list
 from arena.tournaments.models import Tournament
 from arena.tournaments.selectors import (
@@ -121,4 +123,16 @@ def tournament_progress_view(request: HttpRequest, pk: int) -> JsonResponse:
             # The standings are final once the state leaves pending/running.
             "fingerprint": tournament.state,
         }
+    )
+
+
+@require_safe
+def tournament_logs_download(request: HttpRequest, pk: int) -> HttpResponse:
+    """Every game log of the tournament as one zip, as this user may see each."""
+    tournament = get_object_or_404(Tournament, pk=pk)
+    return archive_response(
+        user=request.user,
+        matches=Match.objects.filter(tournament=tournament),
+        title=f"Tournament {tournament.name}",
+        filename=f"tournament-{tournament.pk}-logs.zip",
     )

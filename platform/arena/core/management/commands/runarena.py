@@ -17,7 +17,7 @@ BOOTSTRAP_COMMANDS = ("arena_bootstrap",)
 
 
 class Command(BaseCommand):
-    help = "Run the site, a Celery worker and Celery beat together until Ctrl-C."
+    help = "Run the site, the Celery workers and Celery beat together until Ctrl-C."
 
     def add_arguments(self, parser):
         parser.add_argument("--host", default=os.environ.get("ARENA_HOST", "127.0.0.1"))
@@ -37,7 +37,13 @@ class Command(BaseCommand):
         self.stdout.write(f"Database: {settings.DATABASES['default']['NAME']}")
         self.stdout.write(f"Broker:   {settings.CELERY_BROKER_URL}")
         self.stdout.write("Press Ctrl-C to stop.\n")
-        children = arena_children(host=host, port=port, concurrency=concurrency, var_dir=VAR_DIR)
+        children = arena_children(
+            host=host,
+            port=port,
+            concurrency=concurrency,
+            var_dir=VAR_DIR,
+            analysis_queue=settings.ARENA_ANALYSIS_QUEUE,
+        )
         code = supervise(children, cwd=REPO_ROOT, announce=self.stdout.write)
         if code:
             raise SystemExit(code)

@@ -2,7 +2,11 @@
    the page (json_script "replay-data") and never recomputes a rule: frame 0 is the
    deal, frame i the state after event i-1. What a play did comes with the frames
    (`effects`, the engine's words for the card's role under the game's ruleset), so
-   the viewer never reads a card's rank as a rule. */
+   the viewer never reads a card's rank as a rule.
+
+   A live table (live_table.js) starts it with `ArenaReplay.start(data, {live: true})`
+   and hands it each frame as the stream brings it (`extend`); a hand it may not see
+   is a number, the count of its cards. */
 (function () {
   "use strict";
 
@@ -10,11 +14,7 @@
   var el = C.el;
   var BASE_DELAY_MS = 800;
 
-  var data = JSON.parse(document.getElementById("replay-data").textContent);
-  var frames = data.frames;
-  var seats = data.seats;
-  var last = frames.length - 1;
-  var state = { index: 0, playing: false, timer: null, speed: 1, view: "all" };
+  var data, frames, seats, last, state, live = false, started = false;
 
   function $(id) { return document.getElementById(id); }
 
@@ -94,6 +94,8 @@
     node.textContent = "";
     if (frame.event) {
       describe(frame.event, node, data.effects ? data.effects[frame.index] : null);
+      var why = frame.event.kind === "fault" && data.fault_sentences && data.fault_sentences[String(frame.index - 1)];
+      if (why) node.appendChild(el("span", "ev-fault-detail", " \u2014 " + why));
     } else {
       node.appendChild(document.createTextNode("The deal. Lead card: "));
       node.appendChild(C.inline(frames[0].top));
@@ -112,7 +114,11 @@
   function buildEventList() {
     var list = $("events");
     list.textContent = "";
-    eventItems = frames.map(function (frame) {
+    eventItems = frames.map(function (frame) { return eventItem(frame, list); });
+    document.dispatchEvent(new CustomEvent("replay:events"));
+  }
+
+  function eventItem(frame, list) {
       var item = el("li");
       item.id = "event-" + frame.index;
       var button = el("button");
@@ -127,11 +133,10 @@
         mark.title = "The bot wrote to stderr while deciding this";
         button.appendChild(mark);
       }
-      button.addEventListener("click", function () { pause(); go(frame.index); });
+      button.addEventListener("click", function () { pause(); unfollow(); go(frame.index); });
       item.appendChild(button);
       list.appendChild(item);
       return item;
-    });
   }
 
   /* --- bot output (stderr and debug), shown only when the page carries it ------- */
@@ -163,8 +168,12 @@
     outputLists = seats.map(function (info, seat) {
       var entries = outputEntries(seat);
       if (!entries.length) return null;
-      var heading = el("h3", "", "Output of " + info.name);
-      box.appendChild(heading);
+      var count = entries.reduce(function (n, entry) { return n + entry.lines.length; }, 0);
+      // Collapsed: a flood of stderr stays one line until someone opens it.
+      var details = el("details", "bot-output__seat");
+      details.open = count <= 12;
+      details.appendChild(el("summary", "", "Output of " + info.name + " (" + plural(count, "line") + ")"));
+      box.appendChild(details);
       var list = el("ol", "log-lines");
       list.setAttribute("aria-label", "stderr and debug of " + info.name);
       entries.forEach(function (entry) {
@@ -178,7 +187,7 @@
           list.appendChild(li);
         });
       });
-      box.appendChild(list);
+      details.appendChild(list);
       return list;
     });
     box.hidden = !outputLists.some(Boolean);
@@ -203,20 +212,26 @@
       head.appendChild(name);
       var meta = [];
       meta.push("seat " + seat);
+      var hidden = typeof hand === "number";
       if (hand === null) meta.push("faulted");
-      else meta.push(plural(hand.length, "card"));
+      else meta.push(plural(hidden ? hand : hand.length, "card"));
       if (frame.to_act === seat) meta.push("to act");
       if (frame.finished && data.result && data.result.ranks) meta.push("place " + data.result.ranks[seat]);
       head.appendChild(el("span", "seat__meta", meta.join(" \u00b7 ")));
       panel.appendChild(head);
       var handNode = el("div", "hand");
       handNode.dataset.hand = seat;
-      if (hand !== null) {
+      if (hidden) {
+        for (var n = 0; n < hand; n++) handNode.appendChild(C.back());
+        handNode.dataset.codes = "";
+        handNode.dataset.count = hand;
+      } else if (hand !== null) {
         var faceUp = state.view === "all" || state.view === String(seat);
         hand.forEach(function (code) {
           handNode.appendChild(faceUp ? C.card(code) : C.back());
         });
         handNode.dataset.codes = faceUp ? hand.join(" ") : "";
+        handNode.dataset.count = hand.length;
       }
       panel.appendChild(handNode);
       var own = stderrFor(seat, frame.index - 1);
@@ -279,10 +294,18 @@
     }
     outputLists.forEach(function (list) {
       if (!list) return;
+      var first = null;
       Array.prototype.forEach.call(list.children, function (li) {
-        li.classList.toggle("current", Number(li.dataset.event) === state.index - 1);
+        // The lines written up to this moment: the latest decision's are current.
+        var here = Number(li.dataset.event) === state.index - 1;
+        li.classList.toggle("current", here);
+        if (here && !first) first = li;
       });
+      // Scrolled with the replay, inside its own box: the page never moves.
+      if (first) list.scrollTop = Math.max(0, first.offsetTop - list.offsetTop - 8);
     });
+    // For what else shows the moment (the analysis, static/web/analysis.js).
+    document.dispatchEvent(new CustomEvent("replay:frame", { detail: { index: state.index } }));
   }
 
   /* --- navigation ---------------------------------------------------------------- */
@@ -290,13 +313,57 @@
   function go(index, options) {
     state.index = Math.max(0, Math.min(last, index));
     render();
-    if (!options || options.updateHash !== false) {
+    if (!live && (!options || options.updateHash !== false)) {
       history.replaceState(null, "", "#frame=" + state.index);
     }
   }
 
+  /* --- a live table: frames arrive; the viewer follows them unless told not to --- */
+
+  function setFollowing(on) {
+    state.following = on;
+    var button = $("jump-live");
+    if (button) {
+      button.setAttribute("aria-pressed", on ? "true" : "false");
+      button.classList.toggle("is-following", on);
+    }
+  }
+  function unfollow() { if (live) setFollowing(false); }
+
+  /* `notes`: the debug text of the user's own bots ({seat, event, text}) that came
+     with these frames; the bot output panel shows them as a replay does. */
+  function extend(newFrames, newEffects, notes) {
+    (notes || []).forEach(function (note) {
+      if (!data.debug) data.debug = seats.map(function () { return []; });
+      if (data.debug[note.seat]) data.debug[note.seat].push({ event: note.event, text: note.text });
+    });
+    if (notes && notes.length) buildBotOutput();
+    newFrames.forEach(function (frame, i) {
+      frames.push(frame);
+      if (data.effects) data.effects.push(newEffects ? newEffects[i] : null);
+      eventItems.push(eventItem(frame, $("events")));
+    });
+    last = frames.length - 1;
+    $("scrubber").max = last;
+    if (state.following) go(last);
+    else render();
+  }
+
+  /* A live game is over: its result names every hand left, so the last frame,
+     seen as counts while the game was on, is shown whole. */
+  function finish(result) {
+    data.result = result;
+    var end = frames[last];
+    if (end && result && result.hands) {
+      end.hands = end.hands.map(function (hand, seat) {
+        return hand === null ? null : result.hands[seat];
+      });
+    }
+    render();
+  }
+
   function play() {
-    if (state.index === last) go(0);
+    if (state.index === last && !live) go(0);
     state.playing = true;
     $("play").textContent = "Pause";
     $("play").setAttribute("aria-pressed", "true");
@@ -314,7 +381,10 @@
     clearTimeout(state.timer);
     if (!state.playing) return;
     state.timer = setTimeout(function () {
-      if (state.index >= last) { pause(); return; }
+      if (state.index >= last) {
+        if (live) { setFollowing(true); pause(); return; }
+        pause(); return;
+      }
       go(state.index + 1);
       schedule();
     }, BASE_DELAY_MS / state.speed);
@@ -341,13 +411,13 @@
     switch (event.key) {
       case "ArrowLeft":
         if (onRange) return; // the scrubber moves itself and reports through "input"
-        pause(); go(state.index - 1); break;
+        pause(); unfollow(); go(state.index - 1); break;
       case "ArrowRight":
         if (onRange) return;
         pause(); go(state.index + 1); break;
       case "Home":
         if (onRange) return;
-        pause(); go(0); break;
+        pause(); unfollow(); go(0); break;
       case "End":
         if (onRange) return;
         pause(); go(last); break;
@@ -362,17 +432,34 @@
     event.preventDefault();
   }
 
-  function init() {
-    var scrubber = $("scrubber");
-    scrubber.max = last;
+  /* (Re)start the viewer on a game's data: the page's, or each game of a live table. */
+  function start(newData, options) {
+    if (state && state.timer) clearTimeout(state.timer);
+    data = newData;
+    frames = data.frames;
+    seats = data.seats;
+    last = frames.length - 1;
+    live = Boolean(options && options.live);
+    state = { index: 0, playing: false, timer: null, speed: state ? state.speed : 1, view: "all", following: live };
+    if (!data.effects) data.effects = frames.map(function () { return null; });
+    $("scrubber").max = last;
     buildEventList();
     buildBotOutput();
-    $("first").addEventListener("click", function () { pause(); go(0); });
-    $("back").addEventListener("click", function () { pause(); go(state.index - 1); });
+    if (!started) { started = true; listen(); }
+    if (live) { setFollowing(true); go(last); return; }
+    var begin = indexFromHash();
+    go(begin === null ? 0 : begin, { updateHash: begin !== null });
+  }
+
+  function listen() {
+    var scrubber = $("scrubber");
+    $("first").addEventListener("click", function () { pause(); unfollow(); go(0); });
+    $("back").addEventListener("click", function () { pause(); unfollow(); go(state.index - 1); });
     $("forward").addEventListener("click", function () { pause(); go(state.index + 1); });
     $("last").addEventListener("click", function () { pause(); go(last); });
     $("play").addEventListener("click", toggle);
-    scrubber.addEventListener("input", function () { pause(); go(Number(scrubber.value)); });
+    if ($("jump-live")) $("jump-live").addEventListener("click", function () { pause(); setFollowing(true); go(last); });
+    scrubber.addEventListener("input", function () { pause(); unfollow(); go(Number(scrubber.value)); });
     $("speed").addEventListener("change", function () { state.speed = Number($("speed").value) || 1; schedule(); });
     $("view").addEventListener("change", function () {
       state.view = $("view").value;
@@ -392,9 +479,9 @@
       $("permalink").textContent = "Link to this moment copied to the address bar";
     });
     document.documentElement.classList.add("js");
-    var start = indexFromHash();
-    go(start === null ? 0 : start, { updateHash: start !== null });
   }
 
-  init();
+  window.ArenaReplay = { start: start, extend: extend, finish: finish };
+  var embedded = document.getElementById("replay-data");
+  if (embedded) start(JSON.parse(embedded.textContent));
 })();

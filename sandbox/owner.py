@@ -31,6 +31,8 @@ def boot_id() -> str:
 
 def start_ticks(pid: int) -> int | None:
     """When `pid` started, in clock ticks since boot; None if there is no such process.
+    A zombie counts as none: it is dead, and whether its parent (or, for a killed
+    worker's pool process, the host's init) has reaped it yet is no business of ours.
 
     >>> start_ticks(os.getpid()) == start_ticks(os.getpid()) is not None
     True
@@ -39,17 +41,21 @@ def start_ticks(pid: int) -> int | None:
         stat = Path(f"/proc/{pid}/stat").read_text()
     except OSError:
         return None
-    return int(stat.rpartition(")")[2].split()[_START_FIELD])
+    state, *fields = stat.rpartition(")")[2].split()
+    if state in ("Z", "X"):
+        return None
+    return int(fields[_START_FIELD - 1])
 
 
 def pid_alive(pid: int) -> bool:
+    """Is there a live process `pid` (a zombie is not one)?"""
     try:
         os.kill(pid, 0)
     except ProcessLookupError:
         return False
     except PermissionError:
-        return True
-    return True
+        pass
+    return start_ticks(pid) is not None
 
 
 def still_running(pid: int, ticks: int | None) -> bool:

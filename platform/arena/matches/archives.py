@@ -74,6 +74,16 @@ def archive_response(
     return response
 
 
+def match_archive_response(*, user: Any, match: Match) -> FileResponse:
+    """The archive of one match's logs as a download."""
+    return archive_response(
+        user=user,
+        matches=Match.objects.filter(pk=match.pk),
+        title=f"Match {match.pk}",
+        filename=f"match-{match.pk}-logs.zip",
+    )
+
+
 def _visible_log(game: Game, *, owned: set[int], names: dict[int, str]) -> dict[str, Any]:
     log = log_decompress(game.log_compressed)
     hidden = {seat for seat, index in enumerate(game.seating) if index not in owned}

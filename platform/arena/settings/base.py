@@ -197,20 +197,29 @@ def celery_queues(*names: str) -> list[Queue]:
     return [Queue(name, Exchange(name), routing_key=name) for name in dict.fromkeys(names)]
 
 
-CELERY_TASK_QUEUES = celery_queues(
-    CELERY_TASK_DEFAULT_QUEUE,
-    ARENA_NOTIFICATIONS_QUEUE,
-    ARENA_TOURNAMENTS_QUEUE,
-    ARENA_QUALIFICATION_QUEUE,
-    ARENA_ANALYSIS_QUEUE,
+def celery_routing(
+    *, default: str, notifications: str, tournaments: str, qualification: str, analysis: str
+) -> tuple[list[Queue], dict[str, dict[str, str]]]:
+    """Every declared queue, and the routes of the tasks that do not go to the
+    default one (a match's run goes to the queue of its kind:
+    arena.matches.services.match_queue). The test settings call it with their own
+    names."""
+    routes = {
+        "arena.notifications.*": {"queue": notifications},
+        "arena.tournaments.*": {"queue": tournaments},
+        "arena.bots.qualify_version": {"queue": qualification},
+        "arena.analysis.*": {"queue": analysis},
+    }
+    return celery_queues(default, notifications, tournaments, qualification, analysis), routes
+
+
+CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_routing(
+    default=CELERY_TASK_DEFAULT_QUEUE,
+    notifications=ARENA_NOTIFICATIONS_QUEUE,
+    tournaments=ARENA_TOURNAMENTS_QUEUE,
+    qualification=ARENA_QUALIFICATION_QUEUE,
+    analysis=ARENA_ANALYSIS_QUEUE,
 )
-# A match's run goes to the queue of its kind (arena.matches.services.match_queue).
-CELERY_TASK_ROUTES = {
-    "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
-    "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
-    "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
-    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
-}
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {

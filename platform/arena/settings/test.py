@@ -12,19 +12,13 @@ ARENA_NOTIFICATIONS_QUEUE = "arena-test-notifications"
 ARENA_TOURNAMENTS_QUEUE = "arena-test-tournaments"
 ARENA_QUALIFICATION_QUEUE = "arena-test-qualification"
 ARENA_ANALYSIS_QUEUE = "arena-test-analysis"
-CELERY_TASK_QUEUES = celery_queues(  # noqa: F405
-    CELERY_TASK_DEFAULT_QUEUE,
-    ARENA_NOTIFICATIONS_QUEUE,
-    ARENA_TOURNAMENTS_QUEUE,
-    ARENA_QUALIFICATION_QUEUE,
-    ARENA_ANALYSIS_QUEUE,
+CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_routing(  # noqa: F405
+    default=CELERY_TASK_DEFAULT_QUEUE,
+    notifications=ARENA_NOTIFICATIONS_QUEUE,
+    tournaments=ARENA_TOURNAMENTS_QUEUE,
+    qualification=ARENA_QUALIFICATION_QUEUE,
+    analysis=ARENA_ANALYSIS_QUEUE,
 )
-CELERY_TASK_ROUTES = {
-    "arena.notifications.*": {"queue": ARENA_NOTIFICATIONS_QUEUE},
-    "arena.tournaments.*": {"queue": ARENA_TOURNAMENTS_QUEUE},
-    "arena.bots.qualify_version": {"queue": ARENA_QUALIFICATION_QUEUE},
-    "arena.analysis.*": {"queue": ARENA_ANALYSIS_QUEUE},
-}
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405
     ensure_dirs(_test_broker, _test_broker.parent / "processed", _test_broker.parent / "results")  # noqa: F405

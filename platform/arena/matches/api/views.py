@@ -14,7 +14,7 @@ from arena.bots.api.serializers import BotSummarySerializer
 from arena.bots.selectors import bot_get
 from arena.core.api import NewestFirstCursorPagination, PagePagination, paginated
 from arena.matches import selectors, services
-from arena.matches.archives import archive_response
+from arena.matches.archives import match_archive_response
 from arena.matches.models import Competition, Game, Match, MatchSeat
 
 # -- output shapes -----------------------------------------------------------------------
@@ -213,12 +213,7 @@ class MatchLogsArchiveApi(APIView):
     )
     def get(self, request, pk: int):
         match = get_object_or_404(Match, pk=pk)
-        return archive_response(
-            user=request.user,
-            matches=Match.objects.filter(pk=match.pk),
-            title=f"Match {match.pk}",
-            filename=f"match-{match.pk}-logs.zip",
-        )
+        return match_archive_response(user=request.user, match=match)
 
 
 class ChallengeCreateApi(APIView):

@@ -22,7 +22,7 @@ from arena.analysis.selectors import (
     analysis_view_for_user,
 )
 from arena.analysis.services import analysis_request
-from arena.matches.archives import archive_response
+from arena.matches.archives import match_archive_response
 from arena.matches.models import Game, Match, QualificationGame
 from arena.matches.selectors import game_get, match_get, match_indexes_owned
 from arena.replays.selectors import (
@@ -216,9 +216,4 @@ def match_game_by_number(request: HttpRequest, pk: int, number: int) -> HttpResp
 def match_logs_download(request: HttpRequest, pk: int) -> HttpResponse:
     """Every game log of the match as one zip, as this user may see each."""
     match = get_object_or_404(Match, pk=pk)
-    return archive_response(
-        user=request.user,
-        matches=Match.objects.filter(pk=match.pk),
-        title=f"Match {match.pk}",
-        filename=f"match-{match.pk}-logs.zip",
-    )
+    return match_archive_response(user=request.user, match=match)

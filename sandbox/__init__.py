@@ -12,7 +12,7 @@ from typing import TYPE_CHECKING, Any
 
 from sandbox.errors import InfrastructureError
 from sandbox.limits import Limits
-from sandbox.match import MatchResult, SeatReport, run_match
+from sandbox.match import MatchResult, Seated, SeatReport, run_match
 from sandbox.program import BotProgram
 
 if TYPE_CHECKING:
@@ -45,6 +45,7 @@ __all__ = [
     "Limits",
     "MatchResult",
     "SeatReport",
+    "Seated",
     "backend_problem",
     "cleanup_orphans",
     "resolve_backend",

@@ -10,7 +10,8 @@ allows extra keys; ``docs/replay.md`` lists these):
   and ``why`` when the sandbox refused the line itself (not JSON, too long,
   unasked for);
 - ``timeout``: ``took_ms``, ``time_ms`` (the reply's allowance) and ``bank_ms``
-  (what was left of the bank);
+  (what was left of the bank); for a person's seat (sandbox.human) ``person``
+  instead, what became of them ("left the table", "stopped answering", ...);
 - ``crash``: ``exit_code`` or ``signal`` when the process ended of its own
   accord, and ``stderr``, its last STDERR_LINES lines;
 - ``limit``: ``limit``, which one ("memory", "output", "processes", "cpu time",
@@ -166,6 +167,12 @@ def played_cards(reply: Any) -> list[str]:
 
 
 def _timeout(detail: dict[str, Any]) -> str:
+    """
+    >>> _timeout({"person": "left the table"})
+    'the player left the table'
+    """
+    if isinstance(detail.get("person"), str):
+        return f"the player {detail['person']}"
     took = detail.get("took_ms")
     allowed = detail.get("time_ms")
     bank = detail.get("bank_ms")

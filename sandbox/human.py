@@ -138,7 +138,7 @@ class HumanSeat:
         while True:
             reply = self.desk.ask(asked, self._timeout(started))
             if reply == LEFT:
-                raise BotFault("timeout", "the player left the table")
+                raise self._gone(message, "left the table")
             if reply is None:
                 return self._timed_out(message, started)
             problem = reply_problem(asked, reply)
@@ -157,11 +157,21 @@ class HumanSeat:
             limits.append(self.deadline)
         return max(0.0, min(limits) - time.monotonic()) if limits else None
 
+    def _gone(self, message: dict[str, Any], what: str) -> BotFault:
+        """The fault of a person who is gone; the log's fault event says `what`
+        became of them (sandbox.faults)."""
+        self.record.fault_detail = {
+            "message": message.get("type"),
+            "turn": message.get("turn"),
+            "person": what,
+        }
+        return BotFault("timeout", f"the player {what}")
+
     def _timed_out(self, message: dict[str, Any], started: float) -> dict[str, Any]:
         if self.deadline is not None and time.monotonic() >= self.deadline:
-            raise BotFault("timeout", "the table's time ran out")
+            raise self._gone(message, "ran out of the table's time")
         self.timeouts += 1
         if self.timeouts >= self.patience:
-            raise BotFault("timeout", "the player stopped answering")
+            raise self._gone(message, "stopped answering")
         self.record.latencies_ms.append((time.monotonic() - started) * 1000)
         return {"action": "pass"} if message.get("type") == "catch" else {"action": "draw"}

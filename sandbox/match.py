@@ -39,6 +39,16 @@ class Player(Protocol):
     def __call__(self, message: dict[str, Any]) -> Any: ...
 
 
+@dataclass(frozen=True)
+class Seated:
+    """A player already at the table, not a program to start: a person's seat
+    (sandbox.human.HumanSeat). It runs in the caller's process, unsandboxed, as
+    the code that asks the person is the platform's own."""
+
+    name: str
+    player: Player
+
+
 @dataclass
 class SeatReport:
     """One bot's account of the match, in the order of `bots`."""
@@ -196,7 +206,7 @@ def play_match(
 
 
 def run_match(
-    bots: list[BotProgram],
+    bots: Sequence[BotProgram | Seated],
     *,
     games: int,
     seed: int,
@@ -210,7 +220,7 @@ def run_match(
     watch: Watch | None = None,
 ) -> MatchResult:
     """Play `games` games between `bots` (engine.MIN_PLAYERS to engine.MAX_PLAYERS),
-    one sandboxed process per bot.
+    one sandboxed process per bot (a `Seated` player takes its seat as it is).
 
     Raises InfrastructureError when the backend cannot run at all; a bot's own
     failure is a fault in the logs, never an exception here. Call it from a thread
@@ -222,14 +232,17 @@ def run_match(
 
     _check_table(len(bots))
     for program in bots:
-        program.check()
+        if isinstance(program, BotProgram):
+            program.check()
     limits = limits or Limits()
     engine.Ruleset.from_value(ruleset)  # a bad ruleset fails before any bot starts
     chosen = resolve_backend(backend, allow_unsandboxed=allow_unsandboxed)
     deadline = time.monotonic() + limits.match_s
     launch = launcher_for(chosen, image=image, runtime=runtime)
-    players = [
-        SandboxedBot(partial(launch, program, limits), limits, match_deadline=deadline)
+    players: list[Player] = [
+        program.player
+        if isinstance(program, Seated)
+        else SandboxedBot(partial(launch, program, limits), limits, match_deadline=deadline)
         for program in bots
     ]
     try:

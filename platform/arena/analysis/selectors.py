@@ -34,7 +34,7 @@ def analysis_request_refusal(*, user: Any, game: Game) -> str | None:
         return "Log in to ask for an analysis."
     if user.is_staff or game.match.kind == Match.Kind.LADDER:
         return None
-    if any(seat.bot.owner_id == user.pk for seat in game.match.seats.all()):
+    if any(seat.owner_id == user.pk for seat in game.match.seats.all()):
         return None
     return (
         "Only the owners of this game's bots can ask for its analysis "

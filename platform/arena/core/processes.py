@@ -59,7 +59,13 @@ class Child:
 
 
 def arena_children(
-    *, host: str, port: int, concurrency: int, var_dir: Path, analysis_queue: str
+    *,
+    host: str,
+    port: int,
+    concurrency: int,
+    var_dir: Path,
+    analysis_queue: str,
+    tables_queue: str,
 ) -> list[Child]:
     python = sys.executable
     manage = str(Path(__file__).resolve().parents[3] / "manage.py")
@@ -74,8 +80,22 @@ def arena_children(
                 "--loglevel=INFO",
                 f"--concurrency={concurrency}",
                 "--hostname=worker@%h",
-                # Every declared queue but the analyses', which have their own process.
-                f"--exclude-queues={analysis_queue}",
+                # Every declared queue but the analyses' and the tables', which
+                # have their own processes.
+                f"--exclude-queues={analysis_queue},{tables_queue}",
+            ],
+        ),
+        # A table waits on a person for minutes: its own processes, so that the
+        # ladder never waits behind one (two tables at once).
+        Child(
+            "tables-worker",
+            [
+                *celery,
+                "worker",
+                "--loglevel=INFO",
+                "--concurrency=2",
+                "--hostname=tables@%h",
+                f"--queues={tables_queue}",
             ],
         ),
         # Replay analyses search for minutes: one process of their own, so a match

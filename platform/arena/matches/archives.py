@@ -27,7 +27,7 @@ _SPOOL_BYTES = 8 * 1024 * 1024
 
 def archive_matches(*, matches: QuerySet[Match]) -> QuerySet[Match]:
     """The matches with what an archive reads of them: seats (bot and owner)."""
-    seats = MatchSeat.objects.select_related("bot").order_by("index")
+    seats = MatchSeat.objects.select_related("bot", "person").order_by("index")
     return matches.prefetch_related(Prefetch("seats", queryset=seats)).order_by("pk")
 
 
@@ -46,7 +46,7 @@ def logs_archive(*, user: Any, matches: Iterable[Match], title: str) -> IO[bytes
         for match in matches:
             seats = list(match.seats.all())
             owned = match_indexes_owned(user=user, seats=seats)
-            names = {seat.index: seat.bot.name for seat in seats}
+            names = {seat.index: seat.player_name for seat in seats}
             for game in Game.objects.filter(match=match).order_by("number").iterator():
                 name = f"match-{match.pk}-game-{game.number + 1}.json"
                 if count >= limit_games or written >= limit_bytes:

@@ -13,7 +13,11 @@ Keys:
   in full), "marks": [[time, events published by then], ...], "over"};
 - `watched:<id>`: someone follows the match (a stream sets it every few seconds);
   the worker publishes the games of a match nobody follows not at all;
-- `pulse`: when a match last started or ended, for the pages that list them.
+- `pulse`: when a match last started or ended, for the pages that list them;
+- a table's person (arena.play.tables asks, the site answers): `table:<id>:question`
+  {"number", "message", "deadline"} while the person is asked something (absent
+  otherwise), `table:<id>:answer:<number>` the reply to it, `table:<id>:seen`
+  when the person's page was last open, `table:<id>:left` once they left.
 """
 
 from __future__ import annotations
@@ -105,3 +109,51 @@ def live_watching_touch(*, match_id: int) -> None:
 
 def live_watched(*, match_id: int) -> bool:
     return bool(_store().get(f"watched:{match_id}"))
+
+
+# -- a person at a table ---------------------------------------------------------------
+
+
+def table_question_set(*, match_id: int, question: dict[str, Any] | None) -> None:
+    """What the person is asked now ({"number", "message", "deadline"}), or None."""
+    key = f"table:{match_id}:question"
+    if question is None:
+        _store().delete(key)
+    else:
+        _store().set(key, question, KEEP_SECONDS)
+
+
+def table_question_get(*, match_id: int) -> dict[str, Any] | None:
+    value: dict[str, Any] | None = _store().get(f"table:{match_id}:question")
+    return value
+
+
+def table_answer_set(*, match_id: int, number: int, reply: dict[str, Any]) -> None:
+    _store().set(f"table:{match_id}:answer:{number}", reply, KEEP_SECONDS)
+
+
+def table_answer_take(*, match_id: int, number: int) -> dict[str, Any] | None:
+    """The reply to question `number`, once (it is removed)."""
+    key = f"table:{match_id}:answer:{number}"
+    value: dict[str, Any] | None = _store().get(key)
+    if value is not None:
+        _store().delete(key)
+    return value
+
+
+def table_seen_touch(*, match_id: int) -> None:
+    """The person's page is open (its stream says so every few seconds)."""
+    _store().set(f"table:{match_id}:seen", time.time(), KEEP_SECONDS)
+
+
+def table_seen_at(*, match_id: int) -> float | None:
+    value = _store().get(f"table:{match_id}:seen")
+    return float(value) if isinstance(value, int | float) else None
+
+
+def table_leave(*, match_id: int) -> None:
+    _store().set(f"table:{match_id}:left", True, KEEP_SECONDS)
+
+
+def table_left(*, match_id: int) -> bool:
+    return bool(_store().get(f"table:{match_id}:left"))

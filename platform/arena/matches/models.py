@@ -65,6 +65,7 @@ class Match(models.Model):
         CHALLENGE = "challenge", "Challenge"
         TOURNAMENT = "tournament", "Tournament"
         PROMOTION = "promotion", "Promotion test"
+        TABLE = "table", "Table with a person"
 
     kind = models.CharField(max_length=12, choices=Kind.choices)
     competition = models.ForeignKey(
@@ -105,18 +106,35 @@ class Match(models.Model):
 
 
 class MatchSeat(models.Model):
-    """One bot (at one version) taking part in a match; `index` is its place in the
-    match's bot list, which the game seating rotates."""
+    """One player of a match: a bot at one version, or a person (`person`, at a
+    table: arena.matches.tables). `index` is its place in the match's player list,
+    which the game seating rotates."""
 
     # No single-column indexes where a composite one starts with the column (below):
     # every created match inserts into each index of its seats.
     match = models.ForeignKey(Match, on_delete=models.CASCADE, related_name="seats", db_index=False)
     index = models.PositiveSmallIntegerField()
     bot = models.ForeignKey(
-        "bots.Bot", on_delete=models.CASCADE, related_name="match_seats", db_index=False
+        "bots.Bot",
+        on_delete=models.CASCADE,
+        related_name="match_seats",
+        db_index=False,
+        null=True,
+        blank=True,
     )
     bot_version = models.ForeignKey(
-        "bots.BotVersion", on_delete=models.CASCADE, related_name="match_seats"
+        "bots.BotVersion",
+        on_delete=models.CASCADE,
+        related_name="match_seats",
+        null=True,
+        blank=True,
+    )
+    person = models.ForeignKey(
+        settings.AUTH_USER_MODEL,
+        on_delete=models.SET_NULL,
+        related_name="table_seats",
+        null=True,
+        blank=True,
     )
     wins = models.PositiveSmallIntegerField(default=0)
     games = models.PositiveSmallIntegerField(default=0)
@@ -128,11 +146,42 @@ class MatchSeat(models.Model):
         ordering = ["match", "index"]
         constraints = [
             models.UniqueConstraint(fields=["match", "index"], name="match_seat_index_unique"),
+            # A bot at a version, or a person's seat (whose person may have deleted
+            # their account since: the seat, and the game's replay, stay).
+            models.CheckConstraint(
+                condition=(
+                    models.Q(bot__isnull=False, bot_version__isnull=False, person__isnull=True)
+                    | models.Q(bot__isnull=True, bot_version__isnull=True)
+                ),
+                name="match_seat_bot_or_person",
+            ),
         ]
         indexes = [models.Index(fields=["bot", "-match"])]
 
     def __str__(self) -> str:
-        return f"{self.match_id}#{self.index} {self.bot_version}"
+        return f"{self.match_id}#{self.index} {self.player_name}"
+
+    @property
+    def owner_id(self) -> int | None:
+        """Whose seat it is: the bot's owner, or the person."""
+        return self.bot.owner_id if self.bot_id is not None else self.person_id
+
+    @property
+    def is_person(self) -> bool:
+        return self.bot_id is None
+
+    @property
+    def player_name(self) -> str:
+        """The name the tables and replays show: the bot's, or the person's."""
+        if self.bot_id is not None:
+            return self.bot.name
+        return person_seat_name(self.person.username if self.person_id else None)
+
+
+def person_seat_name(username: str | None) -> str:
+    """How a person's seat is named at the table (never a bot's name: bot names
+    cannot contain "@")."""
+    return f"@{username}" if username else "@someone"
 
 
 class Game(models.Model):

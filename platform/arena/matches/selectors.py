@@ -52,7 +52,9 @@ def competition_get(*, slug: str) -> Competition:
 
 
 def _with_seats(queryset: QuerySet[Match]) -> QuerySet[Match]:
-    seats = MatchSeat.objects.select_related("bot__owner", "bot_version").order_by("index")
+    seats = MatchSeat.objects.select_related("bot__owner", "bot_version", "person").order_by(
+        "index"
+    )
     return queryset.select_related("competition", "tournament").prefetch_related(
         Prefetch("seats", queryset=seats)
     )
@@ -191,7 +193,7 @@ def match_indexes_owned(*, user: Any, seats: list[MatchSeat]) -> set[int]:
         return set()
     if user.is_staff:
         return {seat.index for seat in seats}
-    return {seat.index for seat in seats if seat.bot.owner_id == user.pk}
+    return {seat.index for seat in seats if seat.owner_id == user.pk}
 
 
 def game_faults_for_user(*, game: Game, owned: set[int]) -> list[dict[str, Any]]:

@@ -33,6 +33,8 @@ def match_queue(*, kind: str) -> str:
     matches must not wait behind it (nor it behind them)."""
     if kind == Match.Kind.TOURNAMENT:
         return settings.ARENA_TOURNAMENTS_QUEUE
+    if kind == Match.Kind.TABLE:  # holds its worker while a person plays
+        return settings.ARENA_TABLES_QUEUE
     return settings.CELERY_TASK_DEFAULT_QUEUE
 
 

@@ -27,7 +27,7 @@ from django.db.models import Q
 from django.utils import timezone
 
 from arena.core import statements
-from arena.matches.models import Game, Match
+from arena.matches.models import Game, Match, person_seat_name
 from arena.matches.promotions import promotion_match_failed
 from arena.matches.services import match_queue_on_commit
 from arena.tournaments.services import tournament_match_finished, tournament_match_rerun
@@ -39,16 +39,45 @@ from .workers import worker_host_attempt_failed, worker_host_name, worker_host_o
 
 @dataclass(frozen=True, slots=True)
 class SeatToPlay:
-    """A seat of a claimed match: who sits there and where their code is."""
+    """A seat of a claimed match: who sits there and where their code is. A
+    person's seat (at a table) has `person_id` and no bot: its bot fields are None
+    and its `bot_name` is the person's name at the table."""
 
     id: int
     index: int
-    bot_id: int
+    bot_id: int | None
     bot_name: str
     is_example: bool
-    bot_version_id: int
+    bot_version_id: int | None
     kind: str
     code: str  # the stored file's name in the bot code storage
+    person_id: int | None = None
+
+    @property
+    def is_person(self) -> bool:
+        return self.bot_id is None
+
+
+def _seat_to_play(
+    seat_id: int,
+    index: int,
+    bot_id: int | None,
+    bot_name: str | None,
+    is_example: bool | None,
+    version_id: int | None,
+    kind: str | None,
+    code: str | None,
+    person_id: int | None,
+    username: str | None,
+) -> SeatToPlay:
+    """A row of sql.match_seats_to_play as a seat: a bot's, or a person's."""
+    if bot_id is None:
+        return SeatToPlay(
+            seat_id, index, None, person_seat_name(username), False, None, "", "", person_id
+        )
+    return SeatToPlay(
+        seat_id, index, bot_id, bot_name or "", bool(is_example), version_id, kind or "", code or ""
+    )
 
 
 @dataclass(frozen=True, slots=True)
@@ -104,12 +133,7 @@ def match_claim(*, match_id: int, token: str) -> Claim | None:
             max_attempts=settings.ARENA_MATCH_MAX_ATTEMPTS,
         )
     if match is not None:
-        seats = [
-            SeatToPlay(seat_id, index, bot_id, name, bool(example), version_id, kind, code)
-            for seat_id, index, bot_id, name, example, version_id, kind, code in (
-                sql.match_seats_to_play(match_id=match_id)
-            )
-        ]
+        seats = [_seat_to_play(*row) for row in sql.match_seats_to_play(match_id=match_id)]
         return Claim(match=match, token=token, seats=seats)
     # Not claimable: see why under the row lock, and fail a match out of attempts.
     with transaction.atomic():

@@ -64,9 +64,11 @@ class _PlayedMatch:
     stale_rows: bool  # rows may exist that are not this attempt's games
 
     def faults_by_version(self) -> dict[int, list[str]]:
+        # A person's seat has no version, and a person's absence is no bot's fault.
         return {
             total.seat.bot_version_id: [entry["reason"] for entry in total.fault_reasons]
             for total in self.totals
+            if total.seat.bot_version_id is not None
         }
 
 

@@ -27,6 +27,7 @@ from .live import LiveTable, live_pulse, live_table_open
 from .recorder import ResultRecorder
 from .results import match_record_result
 from .sandboxing import Entrant, run_sandboxed_match
+from .tables import person_seat, table_closed, table_limits
 
 logger = logging.getLogger(__name__)
 
@@ -51,21 +52,23 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
     claim = match_claim(match_id=match_id, token=worker_token())
     if claim is None:
         return Outcome.NOTHING_TO_DO
-    deleted = [seat.bot_name for seat in claim.seats if not seat.code]
+    deleted = [seat.bot_name for seat in claim.seats if not seat.is_person and not seat.code]
     if deleted:  # its owner deleted the bot, and its code, after the match was queued
         reason = f"Not played: {', '.join(deleted)} was deleted by its owner."
         return Outcome.FAILED if match_fail_claimed(claim=claim, reason=reason) else Outcome.LOST
     recording = GameRecording(claim=claim)
     table = live_table_open(match_id=match_id)
+    with_person = any(seat.is_person for seat in claim.seats)
     try:
         with lease_heartbeat(claim=claim, every_seconds=settings.ARENA_MATCH_LEASE_SECONDS / 4):
             result = run_sandboxed_match(
-                entrants=[_entrant(seat) for seat in claim.seats],
+                entrants=[_entrant(seat, match_id=match_id) for seat in claim.seats],
                 games=claim.match.games_planned,
                 seed=claim.match.seed,
                 ruleset=claim.match.ruleset,
                 watch=table.watch,
                 progress=_game_ended(table, recording, recorder),
+                limits=table_limits() if with_person else None,
             )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)
@@ -78,6 +81,8 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
         return _released(claim, f"{type(error).__name__}: {error}")
     finally:
         table.close()
+        if with_person:
+            table_closed(match_id=match_id)
 
     def record() -> Outcome:
         return _recorded(claim, result, recording)
@@ -132,8 +137,11 @@ def _recorded(claim: Claim, result: Any, recording: GameRecording) -> Outcome:
     return Outcome.DONE if recorded is not None else Outcome.LOST
 
 
-def _entrant(seat: SeatToPlay) -> Entrant:
-    """What the sandbox needs of a seat: the bot's name and its stored code."""
+def _entrant(seat: SeatToPlay, *, match_id: int) -> Entrant:
+    """What the sandbox needs of a seat: the bot's name and its stored code, or the
+    person's seat (arena.play.tables)."""
+    if seat.is_person:
+        return Entrant(name=seat.bot_name, person=person_seat(match_id=match_id))
     bot = Bot.from_db(
         DEFAULT_DB_ALIAS,
         ["id", "name", "is_example"],

@@ -35,25 +35,31 @@ QUALIFIER_BOT = EXAMPLES_DIR / "random_bot.py"
 
 @dataclass(frozen=True)
 class Entrant:
-    """A bot that sits down at a sandboxed table: its display name and its code."""
+    """Who sits down at a sandboxed table: a name, and a bot's code or a person."""
 
     name: str
     version: BotVersion | None = None  # stored code, or
-    path: Path | None = None  # a file of the platform's own (the qualifier)
+    path: Path | None = None  # a file of the platform's own (the qualifier), or
+    person: Any = None  # a person's seat (sandbox.match.Player: sandbox.human.HumanSeat)
 
     @property
     def trusted(self) -> bool:
-        return self.version is None or self.version.bot.is_example
+        return self.person is not None or self.version is None or self.version.bot.is_example
 
 
 @contextmanager
-def bot_programs(entrants: Sequence[Entrant]) -> Iterator[list[sandbox.BotProgram]]:
-    """The entrants' code on disk as BotPrograms; copies made for the match are
-    removed when the block ends."""
+def bot_programs(
+    entrants: Sequence[Entrant],
+) -> Iterator[list[sandbox.BotProgram | sandbox.Seated]]:
+    """The entrants' code on disk as BotPrograms (a person as they are seated);
+    copies made for the match are removed when the block ends."""
     with ExitStack() as cleanup:
         scratch: Path | None = None
-        programs = []
+        programs: list[sandbox.BotProgram | sandbox.Seated] = []
         for index, entrant in enumerate(entrants):
+            if entrant.person is not None:
+                programs.append(sandbox.Seated(entrant.name, entrant.person))
+                continue
             path = _file_as_it_lies(entrant)
             if path is None:
                 assert entrant.version is not None
@@ -103,6 +109,7 @@ def run_sandboxed_match(
     ruleset: dict[str, Any],
     progress: Callable[..., None] | None = None,
     watch: Callable[..., None] | None = None,
+    limits: sandbox.Limits | None = None,
 ) -> Any:
     """`sandbox.run_match` with the configured backend; returns its MatchResult.
 
@@ -127,6 +134,7 @@ def run_sandboxed_match(
                 runtime=settings.ARENA_SANDBOX_RUNTIME or None,
                 progress=progress,
                 watch=watch,
+                limits=limits,
             )
 
         try:

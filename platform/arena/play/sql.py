@@ -10,6 +10,8 @@ from datetime import datetime
 from functools import cache
 from typing import Any
 
+from django.contrib.auth import get_user_model
+
 from arena.bots.models import Bot, BotVersion
 from arena.core.statements import (
     Row,
@@ -54,13 +56,17 @@ def match_claim_update(
 
 
 def match_seats_to_play(*, match_id: int) -> list[Row]:
-    """(seat id, index, bot id, bot name, is_example, version id, kind, code) per seat,
-    in index order: what the sandbox and the result write need of them."""
+    """(seat id, index, bot id, bot name, is_example, version id, kind, code, person
+    id, person's user name) per seat, in index order: what the sandbox and the result
+    write need of them. A person's seat (a table's) has no bot: NULLs there."""
+    user = get_user_model()
     return fetch_all(
-        'SELECT s."id", s."index", b."id", b."name", b."is_example", v."id", v."kind", v."code"'  # noqa: S608
+        'SELECT s."id", s."index", b."id", b."name", b."is_example", v."id", v."kind", v."code",'  # noqa: S608
+        ' s."person_id", u."username"'
         f" FROM {table(MatchSeat)} s"
-        f' JOIN {table(Bot)} b ON b."id" = s."bot_id"'
-        f' JOIN {table(BotVersion)} v ON v."id" = s."bot_version_id"'
+        f' LEFT JOIN {table(Bot)} b ON b."id" = s."bot_id"'
+        f' LEFT JOIN {table(BotVersion)} v ON v."id" = s."bot_version_id"'
+        f' LEFT JOIN {table(user)} u ON u."id" = s."person_id"'
         ' WHERE s."match_id" = %s ORDER BY s."index"',
         [match_id],
     )

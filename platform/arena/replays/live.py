@@ -18,6 +18,14 @@ Events (`event:` name, `data:` JSON, `id:` "game.frame" for Last-Event-ID):
 - `game-over`: {"game", "result", "replay": the replay page, or null};
 - `result`: the match is over: {"state", "seats": [{"bot", "wins", "games",
   "faults"}], "error", "url", "replays": each game's replay page}; the stream ends.
+
+At a table (arena.matches.tables), the person's own stream also says that their
+page is open, and brings what they are asked:
+- `question`: {"number", "message": the protocol's `turn` or `catch` message for
+  their seat (with the ruleset, and "problem" when a reply was refused), "deadline":
+  when their clock runs out (epoch seconds), "answer": where to POST the reply};
+  "seconds": its clock's time left as sent, "needs_suit": the legal cards whose
+  play must name a suit; `question` with null data: nothing is asked any more.
 """
 
 from __future__ import annotations
@@ -34,10 +42,17 @@ from django.conf import settings
 from django.urls import reverse
 
 import engine
-from arena.matches.live import WATCHING_EVERY, live_game_get, live_watching_touch
+from arena.matches.live import (
+    WATCHING_EVERY,
+    live_game_get,
+    live_watching_touch,
+    table_question_get,
+    table_seen_touch,
+)
 from arena.matches.logs import log_without_private
 from arena.matches.models import Game, Match
 from arena.matches.selectors import game_log
+from engine.bot import role as card_role
 from engine.text import play_effect, ruleset_legend
 
 # How often a stream looks at the live store, and at the match's row.
@@ -48,24 +63,32 @@ KEEPALIVE_SECONDS = 15.0
 
 @dataclass(frozen=True)
 class Viewer:
-    """Who watches: the match's bot indexes whose hands they may see, and their lag."""
+    """Who watches: the match's indexes whose hands they may see, and their lag;
+    `person` is set for the person of a table on their own stream."""
 
     own_indexes: frozenset[int]
     delay: float
     staff: bool = False
+    person: bool = False
 
 
 def match_viewer_for_user(*, user: Any, match: Match) -> Viewer:
-    """The owner of a seat's bot sees that seat at once; staff see every seat."""
-    if user is not None and user.is_authenticated and user.is_staff:
-        return Viewer(
-            own_indexes=frozenset(seat.index for seat in match.seats.all()), delay=0, staff=True
-        )
+    """The owner of a seat's bot, and a table's person, see that seat at once; staff
+    see every seat's bots (never a person's hand but their own)."""
+    seats = list(match.seats.select_related("bot"))
     user_id = user.pk if user is not None and user.is_authenticated else None
+    person = frozenset(seat.index for seat in seats if user_id and seat.person_id == user_id)
+    if user_id and user.is_staff:
+        bots = frozenset(seat.index for seat in seats if not seat.is_person)
+        return Viewer(own_indexes=bots | person, delay=0, staff=True, person=bool(person))
     own = frozenset(
-        seat.index for seat in match.seats.all() if user_id and seat.bot.owner_id == user_id
+        seat.index for seat in seats if user_id and seat.bot and seat.bot.owner_id == user_id
     )
-    return Viewer(own_indexes=own, delay=0 if own else settings.ARENA_LIVE_PUBLIC_DELAY_SECONDS)
+    return Viewer(
+        own_indexes=own | person,
+        delay=0 if own or person else settings.ARENA_LIVE_PUBLIC_DELAY_SECONDS,
+        person=bool(person),
+    )
 
 
 def sse(event: str, data: Any, *, id: str | None = None) -> str:
@@ -102,8 +125,8 @@ def match_events_stream(
     with Last-Event-ID and goes on where it was."""
     clock = clock or _Clock()
     viewer = match_viewer_for_user(user=user, match=match)
-    seats = list(match.seats.all())
-    names = {seat.index: seat.bot.name for seat in seats}
+    seats = list(match.seats.select_related("bot", "person"))
+    names = {seat.index: seat.player_name for seat in seats}
     ends = clock.monotonic() + (seconds or settings.ARENA_LIVE_STREAM_SECONDS)
     position = _Position(game=max(0, start_game), frames=max(0, start_frame))
     state = match.state
@@ -111,11 +134,18 @@ def match_events_stream(
     yield "retry: 2000\n\n"
     rows_checked = -MATCH_CHECK_SECONDS
     watching = -WATCHING_EVERY
+    asked: list[int | None] = [None]  # the question last sent to a table's person
     while clock.monotonic() < ends:
         if state in _LIVE and clock.monotonic() - watching >= WATCHING_EVERY:
             watching = clock.monotonic()
             live_watching_touch(match_id=match.pk)
+            if viewer.person:
+                table_seen_touch(match_id=match.pk)
         sent = False
+        if viewer.person and state in _LIVE:
+            for chunk in _question_events(match.pk, asked):
+                sent = True
+                yield chunk
         # The game's row is looked for once a second at most (the live store, a
         # cache read, at every poll): a crowd of spectators must not load the database.
         rows = clock.monotonic() - rows_checked >= MATCH_CHECK_SECONDS
@@ -141,6 +171,38 @@ def match_events_stream(
 
 
 _LIVE = frozenset({Match.State.QUEUED, Match.State.RUNNING})
+
+
+def _question_events(match_id: int, asked: list[int | None]) -> Iterator[str]:
+    """The table's question for its person when it changed since `asked[0]`."""
+    question = table_question_get(match_id=match_id)
+    number = question["number"] if question else None
+    if number == asked[0]:
+        return
+    asked[0] = number
+    data = None
+    if question is not None:
+        message = question["message"]
+        deadline = question.get("deadline")
+        data = {
+            **question,
+            # The browser counts down from here: its clock need not agree with ours.
+            "seconds": None if deadline is None else max(0.0, deadline - time.time()),
+            "needs_suit": _cards_needing_a_suit(message),
+            "answer": reverse("api-table-move", args=[match_id]),
+        }
+    yield sse("question", data)
+
+
+def _cards_needing_a_suit(message: dict[str, Any]) -> list[str]:
+    """The legal cards whose play names a suit (a wild card, not the last one)."""
+    if message.get("type") != "turn" or len(message.get("hand") or []) <= 1:
+        return []
+    ruleset = message.get("ruleset")
+    try:
+        return [card for card in message.get("legal") or [] if card_role(card, ruleset) == "wild"]
+    except (KeyError, engine.RulesetError):
+        return []
 
 
 def _game_events(
@@ -335,12 +397,12 @@ def _result_event(match_id: int) -> str:
             "state": match.state,
             "seats": [
                 {
-                    "bot": seat.bot.name,
+                    "bot": seat.player_name,
                     "wins": seat.wins,
                     "games": seat.games,
                     "faults": seat.faults,
                 }
-                for seat in match.seats.select_related("bot").order_by("index")
+                for seat in match.seats.select_related("bot", "person").order_by("index")
             ],
             "error": match.error or None,
             "url": reverse("web:match-detail", args=[match_id]),

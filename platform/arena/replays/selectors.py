@@ -19,7 +19,7 @@ def hidden_seats_for_user(*, user: Any, game: Game) -> set[int]:
     if user is not None and user.is_authenticated and user.is_staff:
         return set()
     user_id = user.pk if user is not None and user.is_authenticated else None
-    owner_by_index = {seat.index: seat.bot.owner_id for seat in game.match.seats.all()}
+    owner_by_index = {seat.index: seat.owner_id for seat in game.match.seats.all()}
     return {seat for seat, index in enumerate(game.seating) if owner_by_index.get(index) != user_id}
 
 
@@ -43,7 +43,7 @@ def game_replay_for_user(*, user: Any, game: Game) -> dict[str, Any]:
     log = log_without_private(game_log(game=game), hidden_seats=hidden)
     # Each seat under its bot's name now, not the name stored when it was played:
     # a deleted bot's games show its neutral name everywhere, downloads included.
-    name_by_index = {seat.index: seat.bot.name for seat in game.match.seats.all()}
+    name_by_index = {seat.index: seat.player_name for seat in game.match.seats.all()}
     if all(index in name_by_index for index in game.seating):
         log = {**log, "names": [name_by_index[index] for index in game.seating]}
     # The game number the bots were told, which a rerun tells them again (logs

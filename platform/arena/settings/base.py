@@ -189,6 +189,9 @@ ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification"
 # Replay analyses (arena.analysis) run a search for minutes: their own queue, and
 # under `make run` their own worker process, so a match never waits behind one.
 ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
+# A table with a person (arena.matches.tables) holds its worker for as long as the
+# person plays: its own queue, and under `make run` its own worker process.
+ARENA_TABLES_QUEUE = env_str("ARENA_TABLES_QUEUE", "tables")
 
 
 def celery_queues(*names: str) -> list[Queue]:
@@ -198,7 +201,13 @@ def celery_queues(*names: str) -> list[Queue]:
 
 
 def celery_routing(
-    *, default: str, notifications: str, tournaments: str, qualification: str, analysis: str
+    *,
+    default: str,
+    notifications: str,
+    tournaments: str,
+    qualification: str,
+    analysis: str,
+    tables: str,
 ) -> tuple[list[Queue], dict[str, dict[str, str]]]:
     """Every declared queue, and the routes of the tasks that do not go to the
     default one (a match's run goes to the queue of its kind:
@@ -210,7 +219,8 @@ def celery_routing(
         "arena.bots.qualify_version": {"queue": qualification},
         "arena.analysis.*": {"queue": analysis},
     }
-    return celery_queues(default, notifications, tournaments, qualification, analysis), routes
+    queues = celery_queues(default, notifications, tournaments, qualification, analysis, tables)
+    return queues, routes
 
 
 CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_routing(
@@ -219,6 +229,7 @@ CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_routing(
     tournaments=ARENA_TOURNAMENTS_QUEUE,
     qualification=ARENA_QUALIFICATION_QUEUE,
     analysis=ARENA_ANALYSIS_QUEUE,
+    tables=ARENA_TABLES_QUEUE,
 )
 # Periodic jobs (arena.play.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
@@ -406,6 +417,14 @@ ARENA_LIVE_STREAM_SECONDS = env_int("ARENA_LIVE_STREAM_SECONDS", 300, minimum=5)
 # A match's games are written as each ends once it has lasted this long; a shorter
 # match appears whole, with its result (arena.play.games).
 ARENA_GAMES_PREVIEW_AFTER_SECONDS = env_int("ARENA_GAMES_PREVIEW_AFTER_SECONDS", 2, minimum=0)
+# A person at a table (docs/live.md): the clock of each decision (when it runs
+# out the seat draws, or passes on a catch), the timeouts in a row after which the
+# person is taken as gone, how long their page may be away before they are, and
+# the bound on a whole table, whatever the person does.
+ARENA_TABLE_MOVE_SECONDS = env_int("ARENA_TABLE_MOVE_SECONDS", 60, minimum=1)
+ARENA_TABLE_PATIENCE = env_int("ARENA_TABLE_PATIENCE", 3, minimum=1)
+ARENA_TABLE_AWAY_SECONDS = env_int("ARENA_TABLE_AWAY_SECONDS", 20, minimum=1)
+ARENA_TABLE_MAX_SECONDS = env_int("ARENA_TABLE_MAX_SECONDS", 1800, minimum=10)
 
 # --- REST framework ----------------------------------------------------------------
 REST_FRAMEWORK = {

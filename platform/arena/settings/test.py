@@ -12,12 +12,14 @@ ARENA_NOTIFICATIONS_QUEUE = "arena-test-notifications"
 ARENA_TOURNAMENTS_QUEUE = "arena-test-tournaments"
 ARENA_QUALIFICATION_QUEUE = "arena-test-qualification"
 ARENA_ANALYSIS_QUEUE = "arena-test-analysis"
+ARENA_TABLES_QUEUE = "arena-test-tables"
 CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_routing(  # noqa: F405
     default=CELERY_TASK_DEFAULT_QUEUE,
     notifications=ARENA_NOTIFICATIONS_QUEUE,
     tournaments=ARENA_TOURNAMENTS_QUEUE,
     qualification=ARENA_QUALIFICATION_QUEUE,
     analysis=ARENA_ANALYSIS_QUEUE,
+    tables=ARENA_TABLES_QUEUE,
 )
 if CELERY_BROKER_URL.startswith("filesystem://"):  # noqa: F405
     _test_broker = VAR_DIR / "celery-test" / "broker"  # noqa: F405

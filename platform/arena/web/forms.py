@@ -11,6 +11,7 @@ from django.db.models import QuerySet
 
 import engine
 from arena.bots.models import Bot
+from arena.matches.tables import MAX_TABLE_GAMES
 from arena.tournaments.models import Tournament
 
 
@@ -106,3 +107,36 @@ class ChallengeForm(ServiceErrorsMixin, forms.Form):
     def __init__(self, *args: object, challengers: QuerySet[Bot], **kwargs: object) -> None:
         super().__init__(*args, **kwargs)  # type: ignore[arg-type]
         self.fields["bot"].queryset = challengers  # type: ignore[attr-defined]
+
+
+class TableForm(ServiceErrorsMixin, forms.Form):
+    """A table against bots: one to seven opponents (a bot may fill several seats),
+    the rules, the games."""
+
+    preset = forms.ChoiceField(
+        label="Rules",
+        choices=ruleset_choices,
+        initial="korean",
+        help_text="<em>korean</em> is the standard game; the others are its variants.",
+    )
+    games = forms.IntegerField(
+        min_value=1, max_value=MAX_TABLE_GAMES, initial=1, help_text="Games to play at this table."
+    )
+
+    def __init__(self, *args: object, bots: QuerySet[Bot], **kwargs: object) -> None:
+        super().__init__(*args, **kwargs)  # type: ignore[arg-type]
+        for number in range(1, engine.MAX_PLAYERS):
+            self.fields[f"opponent_{number}"] = forms.ModelChoiceField(
+                label=f"Opponent {number}",
+                queryset=bots,
+                required=number == 1,
+                empty_label="— choose a bot —" if number == 1 else "— empty seat —",
+                to_field_name="name",
+            )
+
+    def opponent_fields(self) -> list[forms.BoundField]:
+        return [self[f"opponent_{n}"] for n in range(1, engine.MAX_PLAYERS)]
+
+    def opponents(self) -> list[Bot]:
+        chosen = (self.cleaned_data.get(f"opponent_{n}") for n in range(1, engine.MAX_PLAYERS))
+        return [bot for bot in chosen if bot is not None]

@@ -46,7 +46,7 @@ def game_rows(
     *, games: list[Game], seats: list[MatchSeat], owned: set[int] | frozenset[int] = frozenset()
 ) -> list[GameRow]:
     """`owned`: the bot indexes whose owner's fault sentences the user may read."""
-    names = {seat.index: seat.bot.name for seat in seats}
+    names = {seat.index: seat.player_name for seat in seats}
     rows = []
     for game in games:
         faults_by_index: dict[int, list[str]] = {}

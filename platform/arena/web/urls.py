@@ -10,6 +10,7 @@ from arena.web.views import (
     live,
     matches,
     notifications,
+    tables,
     tournaments,
 )
 
@@ -78,6 +79,10 @@ urlpatterns = [
     path("games/<int:pk>/replay/", matches.game_replay, name="game-replay"),
     path("games/<int:pk>/log.json", matches.game_log_download, name="game-log"),
     path("games/<int:pk>/analysis/", matches.game_analysis_request, name="game-analysis"),
+    # Tables: a person against bots.
+    path("play/", tables.table_new, name="table-new"),
+    path("tables/<int:pk>/", tables.table, name="table"),
+    path("tables/<int:pk>/leave/", tables.table_leave, name="table-leave"),
     # Tournaments.
     path("tournaments/", tournaments.tournament_list, name="tournament-list"),
     path("tournaments/new/", tournaments.tournament_new, name="tournament-new"),

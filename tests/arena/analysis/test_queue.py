@@ -35,6 +35,7 @@ def test_make_run_gives_analyses_a_worker_of_their_own():
             concurrency=2,
             var_dir=Path("var"),
             analysis_queue="analysis",
+            tables_queue="tables",
         )
     }
     assert "--concurrency=1" in children["analysis-worker"]

@@ -99,6 +99,7 @@ def test_every_worker_consumes_every_queue():
         "arena-test-tournaments",
         "arena-test-qualification",
         "arena-test-analysis",
+        "arena-test-tables",
     }
     # The tests' real worker names them all.
     argv = worker_argv(concurrency=1, hostname="w")
@@ -113,11 +114,14 @@ def test_every_worker_consumes_every_queue():
             concurrency=1,
             var_dir=settings.VAR_DIR,
             analysis_queue=settings.ARENA_ANALYSIS_QUEUE,
+            tables_queue=settings.ARENA_TABLES_QUEUE,
         )
     }
     worker, analysis = children["worker"], children["analysis-worker"]
     assert "-Q" not in worker
     assert [arg for arg in worker if arg.startswith(("--queues", "-X", "--exclude-queues"))] == [
-        f"--exclude-queues={settings.ARENA_ANALYSIS_QUEUE}"
+        f"--exclude-queues={settings.ARENA_ANALYSIS_QUEUE},{settings.ARENA_TABLES_QUEUE}"
     ]
     assert f"--queues={settings.ARENA_ANALYSIS_QUEUE}" in analysis
+    # A table waits on a person: its own worker, never in front of a ladder match.
+    assert f"--queues={settings.ARENA_TABLES_QUEUE}" in children["tables-worker"]

@@ -2,7 +2,7 @@
 
 from django.urls import path
 
-from . import views
+from . import tables, views
 
 urlpatterns = [
     path("competitions/", views.CompetitionListApi.as_view(), name="api-competitions"),
@@ -22,4 +22,7 @@ urlpatterns = [
     path("matches/<int:pk>/logs.zip", views.MatchLogsArchiveApi.as_view(), name="api-match-logs"),
     path("challenges/create/", views.ChallengeCreateApi.as_view(), name="api-challenge-create"),
     path("games/<int:pk>/", views.GameDetailApi.as_view(), name="api-game"),
+    path("tables/", tables.TableCreateApi.as_view(), name="api-tables"),
+    path("tables/<int:pk>/move/", tables.TableMoveApi.as_view(), name="api-table-move"),
+    path("tables/<int:pk>/leave/", tables.TableLeaveApi.as_view(), name="api-table-leave"),
 ]

@@ -37,12 +37,18 @@ class CompetitionSerializer(serializers.ModelSerializer):
 
 
 class SeatSerializer(serializers.ModelSerializer):
-    bot = BotSummarySerializer()
-    version = serializers.IntegerField(source="bot_version.number")
+    bot = BotSummarySerializer(allow_null=True, help_text="None for a person's seat.")
+    version = serializers.IntegerField(source="bot_version.number", allow_null=True, default=None)
+    person = serializers.CharField(
+        source="person.username",
+        allow_null=True,
+        default=None,
+        help_text="The user at a table's person seat; None for a bot.",
+    )
 
     class Meta:
         model = MatchSeat
-        fields = ["index", "bot", "version", "games", "wins", "faults", "rank_sum"]
+        fields = ["index", "bot", "version", "person", "games", "wins", "faults", "rank_sum"]
 
 
 class MatchSerializer(serializers.ModelSerializer):

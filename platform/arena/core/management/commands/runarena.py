@@ -43,6 +43,7 @@ class Command(BaseCommand):
             concurrency=concurrency,
             var_dir=VAR_DIR,
             analysis_queue=settings.ARENA_ANALYSIS_QUEUE,
+            tables_queue=settings.ARENA_TABLES_QUEUE,
         )
         code = supervise(children, cwd=REPO_ROOT, announce=self.stdout.write)
         if code:

@@ -15,6 +15,7 @@
   var startedGame = null;
   var replays = {};
   var source = new EventSource(box.dataset.stream);
+  window.ArenaLiveSource = source; // the table page listens to it too (table_seat.js)
 
   function say(text) { status.textContent = text; }
 

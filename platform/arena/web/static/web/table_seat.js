@@ -180,8 +180,13 @@
   catchButton.addEventListener("click", function () { send({ action: "catch" }); });
   pass.addEventListener("click", function () { send({ action: "pass" }); });
 
+  var badge = document.getElementById("table-badge");
   source.addEventListener("game", function (event) {
     names = JSON.parse(event.data).names || [];
+    if (badge) {
+      badge.textContent = "Running";
+      badge.className = "badge badge--running badge--live";
+    }
   });
   source.addEventListener("question", function (event) {
     var q = JSON.parse(event.data);

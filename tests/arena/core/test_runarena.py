@@ -112,7 +112,7 @@ def test_runarena_serves_runs_tasks_and_stops_on_ctrl_c(tmp_path):
             what="the analysis worker to start",
         )
         children = _children(process.pid)
-        assert len(children) == 4  # web, worker, analysis worker, beat
+        assert len(children) == 5  # web, worker, analysis worker, tables worker, beat
 
         process.send_signal(signal.SIGINT)  # what Ctrl-C delivers
         assert process.wait(timeout=60) == 0
@@ -145,7 +145,7 @@ def test_children_die_when_the_supervisor_is_killed(tmp_path):
             what="the site to answer",
         )
         children = _children(process.pid)
-        assert len(children) == 4  # web, worker, analysis worker, beat
+        assert len(children) == 5  # web, worker, analysis worker, tables worker, beat
     finally:
         process.kill()
         process.wait()

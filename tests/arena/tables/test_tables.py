@@ -297,3 +297,17 @@ def test_sitting_down_checks_every_input_with_a_reason(django_capture_on_commit_
     assert match_run(match_id=full.pk) is Outcome.NOTHING_TO_DO
     with django_capture_on_commit_callbacks(execute=False):
         sit_down(client, ["heuristic"])
+
+
+@pytest.mark.django_db
+def test_the_tables_api_is_in_the_schema():
+    schema = APIClient().get(reverse("api-schema"), HTTP_ACCEPT="application/json").json()
+    operations = {
+        operation["operationId"]
+        for path in schema["paths"].values()
+        for operation in path.values()
+        if isinstance(operation, dict) and "operationId" in operation
+    }
+    assert {"tables_create", "tables_move", "tables_leave", "matches_events"} <= operations
+    move = schema["paths"]["/api/v1/tables/{id}/move/"]["post"]
+    assert "requestBody" in move

@@ -198,8 +198,8 @@ def test_a_person_who_never_moves_draws_on_the_clock_then_drops_out():
     own = [e for e in log["events"] if e.get("seat") == game.seating.index(person_index)]
     assert own[-1]["detail"]["person"] == "stopped answering"
     # The first timeout drew a card for them (a person is not faulted for one).
-    assert own
-    assert own[0]["kind"] in ("draw", "take")
+    moves = [e["kind"] for e in own if e["kind"] in ("draw", "take", "play")]
+    assert moves[:1] in (["draw"], ["take"])
 
 
 @pytest.mark.django_db(transaction=True)

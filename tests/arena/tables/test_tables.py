@@ -311,3 +311,32 @@ def test_the_tables_api_is_in_the_schema():
     assert {"tables_create", "tables_move", "tables_leave", "matches_events"} <= operations
     move = schema["paths"]["/api/v1/tables/{id}/move/"]["post"]
     assert "requestBody" in move
+
+
+@pytest.mark.django_db(transaction=True)
+def test_every_page_that_lists_matches_shows_a_table_with_its_person():
+    person = UserFactory(username="grace")
+    heuristic()
+    client = client_for(person)
+    match = sit_down(client, ["heuristic"])
+    client.post(reverse("api-table-leave", args=[match.pk]))  # cancelled: a finished row
+    played = sit_down(client, ["heuristic"])
+    worker = Worker(played)
+    play_along(client, played, worker)
+    assert worker.join() is Outcome.DONE
+    game = played.games.get()
+    for url in [
+        reverse("web:home"),
+        reverse("web:bot-detail", args=["heuristic"]),
+        reverse("web:match-detail", args=[played.pk]),
+        reverse("web:match-detail", args=[match.pk]),
+        reverse("web:game-replay", args=[game.pk]),
+        reverse("web:table", args=[played.pk]),  # over: its match page
+        reverse("api-matches") + "?bot=heuristic",
+        reverse("api-game", args=[game.pk]),
+        reverse("web:match-logs", args=[played.pk]),
+    ]:
+        response = client.get(url, follow=True)
+        assert response.status_code == 200, url
+    assert "@grace" in client.get(reverse("web:match-detail", args=[played.pk])).content.decode()
+    assert "@grace" in client.get(reverse("web:bot-detail", args=["heuristic"])).content.decode()

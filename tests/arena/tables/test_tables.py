@@ -340,3 +340,64 @@ def test_every_page_that_lists_matches_shows_a_table_with_its_person():
         assert response.status_code == 200, url
     assert "@grace" in client.get(reverse("web:match-detail", args=[played.pk])).content.decode()
     assert "@grace" in client.get(reverse("web:bot-detail", args=["heuristic"])).content.decode()
+
+
+@pytest.mark.django_db(transaction=True)
+def test_the_persons_stream_asks_them_and_shows_their_hand_only_and_nobody_else_is_asked():
+    """The whole path the page takes: the person reads each question from their own
+    event stream and answers it over the API; a spectator's stream, meanwhile, gets
+    no question and sees no hand."""
+    from arena.replays.live import match_events_stream
+    from tests.arena.replays.test_live_stream import parse
+
+    person = UserFactory()
+    heuristic()
+    client = client_for(person)
+    match = sit_down(client, ["heuristic"])
+    person_index = match.seats.get(person__isnull=False).index
+    spectator_events: list = []
+
+    def spectate() -> None:
+        try:
+            stream = match_events_stream(user=UserFactory(), match=match, seconds=60)
+            spectator_events.extend(parse(stream))
+        finally:
+            connection.close()
+
+    spectator = threading.Thread(target=spectate)
+    spectator.start()
+    worker = Worker(match)
+    answered, hands_seen = 0, []
+    # Each event as it comes (the person answers while the stream is open).
+    events = (
+        event
+        for chunk in match_events_stream(user=person, match=match, seconds=60)
+        for event in parse([chunk])
+    )
+    for name, data, _ in events:
+        if name == "question" and data is not None:
+            assert data["answer"] == reverse("api-table-move", args=[match.pk])
+            assert 0 < data["seconds"] <= 60
+            reply = first_legal(data)
+            response = client.post(
+                data["answer"], {"number": data["number"], **reply}, format="json"
+            )
+            assert response.status_code == 202, response.content
+            answered += 1
+        if name == "move" and not data["over"]:
+            hands_seen.append(data["frame"]["hands"])
+    assert worker.join() is Outcome.DONE
+    spectator.join(60)
+    assert answered > 0
+    person_seat = match.games.get().seating.index(person_index)
+    # While the game was on, the person saw their own hand and the bot's as a count.
+    assert hands_seen
+    assert all(isinstance(hands[person_seat], list) for hands in hands_seen)
+    assert all(isinstance(hands[1 - person_seat], int) for hands in hands_seen)
+    assert spectator_events[-1][0] == "result"
+    assert not [event for event in spectator_events if event[0] == "question"]
+    assert all(
+        all(not isinstance(hand, list) for hand in data["frame"]["hands"])
+        for name, data, _ in spectator_events
+        if name == "move" and not data["over"]
+    )

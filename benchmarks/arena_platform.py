@@ -82,9 +82,10 @@ def recreate_database(url: str) -> None:
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
-    if not name.endswith("bench"):
+    if "bench" not in name.split("_"):
         raise SystemExit(
-            f"refusing to drop {name!r}: the benchmark database's name ends in 'bench'"
+            f"refusing to drop {name!r}: the benchmark database's name has 'bench' as a"
+            " word (arena_bench, arena_bench_2)"
         )
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as connection:

@@ -425,8 +425,10 @@ def part_throughput(args: argparse.Namespace) -> None:
             print(f"  {label}: the platform with the {described}")
         measure_rounds(args, runners, blocks)
     finally:
-        for runner in runners.values():
-            runner.close()
+        # Every worker is stopped, even when one of them fails its checks.
+        with contextlib.ExitStack() as closing:
+            for runner in runners.values():
+                closing.callback(runner.close)
 
 
 def take_turn(

@@ -82,9 +82,10 @@ def recreate_database(url: str) -> None:
 
     parts = urlsplit(url)
     name = parts.path.lstrip("/")
-    if not name.endswith("bench"):
+    if "bench" not in name.split("_"):
         raise SystemExit(
-            f"refusing to drop {name!r}: the benchmark database's name ends in 'bench'"
+            f"refusing to drop {name!r}: the benchmark database's name has 'bench' as a"
+            " word (arena_bench, arena_bench_2)"
         )
     admin = urlunsplit(parts._replace(path="/postgres"))
     with psycopg.connect(admin, autocommit=True) as connection:
@@ -143,6 +144,10 @@ class DirectRunner:
         elapsed = time.perf_counter() - started
         assert played == self.games * len(plan), played
         return elapsed
+
+    def processes(self) -> dict[str, list[int]]:
+        """This path's own processes (its bots' are not among them)."""
+        return {"pool processes": [process.pid for process in self.pool._pool]}  # type: ignore[attr-defined]
 
     def close(self) -> None:
         self.pool.close()
@@ -346,6 +351,11 @@ class PlatformRunner:
         self.created += created
         return time.perf_counter() - started
 
+    def processes(self) -> dict[str, list[int]]:
+        """The worker's own processes, taken between matches (no bot runs then)."""
+        pool = [pid for pid in process_tree(self.worker.pid) if pid != self.worker.pid]
+        return {"pool processes": pool, "Celery master": [self.worker.pid]}
+
     def close(self) -> None:
         """Stop the worker, then check that every match was played, stored and rated."""
         import signal
@@ -415,8 +425,10 @@ def part_throughput(args: argparse.Namespace) -> None:
             print(f"  {label}: the platform with the {described}")
         measure_rounds(args, runners, blocks)
     finally:
-        for runner in runners.values():
-            runner.close()
+        # Every worker is stopped, even when one of them fails its checks.
+        with contextlib.ExitStack() as closing:
+            for runner in runners.values():
+                closing.callback(runner.close)
 
 
 def take_turn(
@@ -439,15 +451,29 @@ def measure_rounds(
     names = list(runners)
     totals = dict.fromkeys(names, 0.0)
     cpu = dict.fromkeys(names, 0.0)
+    # Each path's own processes, part by part: on a shared machine the machine's
+    # CPU counts other people's work too, these counts do not.
+    own: dict[str, dict[str, float]] = {name: {} for name in names}
     round_overheads: dict[str, list[float]] = {name: [] for name in names[1:]}
+    backends = database_backends(args.database_url)
+    redis = pids_named("redis-server")
 
     def run(name: str, block: list[Plan]) -> float:
         runner = runners[name]
         if isinstance(runner, PlatformRunner):
             take_turn(runner, runners)
-        used = machine_cpu_seconds()
-        elapsed = runner.run(block)
+        groups: dict[str, Members] = {
+            **runner.processes(),
+            "PostgreSQL": backends,
+            "Redis": redis,
+        }
+        used, mine = machine_cpu_seconds(), time.process_time()
+        with CpuMeter(groups) as meter:
+            elapsed = runner.run(block)
         cpu[name] += machine_cpu_seconds() - used
+        parts = {**meter.seconds(), "this process": time.process_time() - mine}
+        for part, seconds in parts.items():
+            own[name][part] = own[name].get(part, 0.0) + seconds
         return elapsed
 
     # Untimed: each worker process's first matches import modules, connect to
@@ -455,6 +481,8 @@ def measure_rounds(
     warm_up = blocks[0][: 2 * args.workers]
     for name in names:
         run(name, warm_up)
+    cpu = dict.fromkeys(names, 0.0)
+    own = {name: {} for name in names}
     turn = 0
     for _ in range(args.repeat):
         spent = dict.fromkeys(names, 0.0)
@@ -490,6 +518,14 @@ def measure_rounds(
             )
     for name in names[2:]:
         print(f"this checkout took {totals['platform'] / totals[name]:.3f} of {name}'s time")
+    direct_own = sum(own["direct"].values())
+    for name in names:
+        total = sum(own[name].values())
+        extra = "" if name == "direct" else f" (+{1000 * (total - direct_own) / runs:.1f} ms)"
+        print(
+            f"own CPU per match, {name:10s} {1000 * total / runs:5.1f} ms{extra} = "
+            + " + ".join(f"{part} {1000 * t / runs:.1f}" for part, t in own[name].items() if t)
+        )
     # Steadier than the clock on a shared machine (steal time is not counted), but
     # blind to waits: what the machine's CPUs spent per match on each path.
     print(
@@ -547,11 +583,77 @@ def machine_cpu_seconds() -> float:
 SERVER_PROCESSES = {"PostgreSQL": "postgres", "Redis": "redis-server"}
 
 
+def database_backends(database_url: str) -> Callable[[], list[int]]:
+    """The PostgreSQL server processes serving the benchmark's database, not the
+    rest of a shared server's (other databases' sessions, and the background
+    processes they keep busy), asked anew each call: connections come and go."""
+    import psycopg
+
+    connection = psycopg.connect(database_url, autocommit=True)
+
+    def backends() -> list[int]:
+        rows = connection.execute(
+            "SELECT pid FROM pg_stat_activity"
+            " WHERE datname = current_database() AND pid <> pg_backend_pid()"
+        ).fetchall()
+        return [pid for (pid,) in rows]
+
+    return backends
+
+
+Members = list[int] | Callable[[], list[int]]  # a group of processes, fixed or asked anew
+
+
+class CpuMeter:
+    """The CPU used by named groups of processes while a block runs, each group's
+    members read at its start, its end and every `every` seconds between: a
+    process that starts meanwhile counts from zero, one that ends keeps what it was
+    last seen to have used (the workers' database connections close after 60 s)."""
+
+    def __init__(self, groups: dict[str, Members], every: float = 0.5):
+        import threading
+
+        self.groups, self.every = groups, every
+        self.first: dict[tuple[str, int], float] = {}
+        self.last: dict[tuple[str, int], float] = {}
+        self._stop = threading.Event()
+        self._thread = threading.Thread(target=self._run, daemon=True)
+
+    def _sample(self, *, starting: bool = False) -> None:
+        for name, members in self.groups.items():
+            for pid in members() if callable(members) else members:
+                used = cpu_seconds(pid)
+                if used:
+                    key = (name, pid)
+                    self.first.setdefault(key, used if starting else 0.0)
+                    self.last[key] = used
+
+    def _run(self) -> None:
+        while not self._stop.wait(self.every):
+            self._sample()
+
+    def __enter__(self) -> CpuMeter:
+        self._sample(starting=True)
+        self._thread.start()
+        return self
+
+    def __exit__(self, *_exc: object) -> None:
+        self._stop.set()
+        self._thread.join()
+        self._sample()
+
+    def seconds(self) -> dict[str, float]:
+        spent = dict.fromkeys(self.groups, 0.0)
+        for (name, pid), used in self.last.items():
+            spent[name] += used - self.first[(name, pid)]
+        return spent
+
+
 def part_platform_cpu(args: argparse.Namespace) -> None:
     """The platform's own CPU per match: a worker whose sandbox hands back one
     recorded match plays `--matches` of them end to end, and the CPU of each part
-    is read from /proc (PostgreSQL's and Redis's server processes, the worker's
-    master and pool processes, this process creating the matches)."""
+    is read from /proc (the PostgreSQL backends of the benchmark's database, Redis,
+    the worker's master and pool processes, this process creating the matches)."""
     import pickle
     import tempfile
 
@@ -575,26 +677,22 @@ def part_platform_cpu(args: argparse.Namespace) -> None:
             f"{args.games_per_match} games end to end, {args.workers} worker processes; "
             f"load average {os.getloadavg()[0]:.1f}"
         )
+        backends = database_backends(args.database_url)
+        redis = pids_named("redis-server")
         try:
             for _ in range(args.repeat):
-                servers = {name: pids_named(name_) for name, name_ in SERVER_PROCESSES.items()}
-                workers = process_tree(platform.worker.pid)
-                before = {
-                    pid: cpu_seconds(pid) for pids in [*servers.values(), workers] for pid in pids
+                processes = platform.processes()
+                groups: dict[str, Members] = {
+                    "PostgreSQL": backends,
+                    "Redis": redis,
+                    "Celery master": processes["Celery master"],
+                    "worker pool processes": processes["pool processes"],
                 }
                 machine, own = machine_cpu_seconds(), time.process_time()
-                elapsed = platform.run(plan)  # type: ignore[arg-type]
+                with CpuMeter(groups) as meter:
+                    elapsed = platform.run(plan)  # type: ignore[arg-type]
                 machine, own = machine_cpu_seconds() - machine, time.process_time() - own
-                # Server processes started meanwhile (a new connection's backend) count
-                # from zero.
-                servers = {name: pids_named(name_) for name, name_ in SERVER_PROCESSES.items()}
-                watched = {pid for pids in [*servers.values(), workers] for pid in pids}
-                spent = {pid: cpu_seconds(pid) - before.get(pid, 0.0) for pid in watched}
-                parts = {name: sum(spent[pid] for pid in pids) for name, pids in servers.items()}
-                parts["Celery master"] = spent[platform.worker.pid]
-                parts["worker pool processes"] = sum(
-                    spent[pid] for pid in workers if pid != platform.worker.pid
-                )
+                parts = meter.seconds()
                 parts["creating the matches (this process)"] = own
                 per_match = {name: 1000 * seconds / args.matches for name, seconds in parts.items()}
                 print(

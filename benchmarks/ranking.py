@@ -64,8 +64,6 @@ import django  # noqa: E402
 
 django.setup()
 
-from openskill.models import PlackettLuce  # noqa: E402
-
 import engine  # noqa: E402
 from arena.play.matchmaking import DEFAULT_ELO  # noqa: E402
 from arena.play.pairing import Candidate, pick_table  # noqa: E402
@@ -746,8 +744,8 @@ def simulate(
 
 
 # What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/1000:
-# openskill's default and none at all.
-TAU_WHAT_IF = (25 / 300, 0.0)
+# openskill's default, twice the platform's, and none at all.
+TAU_WHAT_IF = (25 / 300, 25 / 500, 0.0)
 
 
 @contextlib.contextmanager
@@ -756,9 +754,7 @@ def plackett_luce_tau(tau: float) -> Iterator[None]:
     update is still the platform's code; only the openskill model it calls is
     swapped, for the duration (the module reads it at every update)."""
     saved = plackett_luce._MODEL
-    plackett_luce._MODEL = PlackettLuce(
-        mu=plackett_luce.MU, sigma=plackett_luce.SIGMA, beta=plackett_luce.BETA, tau=tau
-    )
+    plackett_luce._MODEL = plackett_luce.model(tau=tau)
     try:
         yield
     finally:

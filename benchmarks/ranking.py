@@ -745,24 +745,59 @@ def simulate(
         ladder.play(budget, observe)
 
 
-# What-if values of the Plackett-Luce drift, beside the platform's TAU = 25/1000:
-# openskill's default and none at all.
-TAU_WHAT_IF = (25 / 300, 0.0)
+@dataclass(frozen=True)
+class WhatIf:
+    """Plackett-Luce with other arithmetic than the platform's: another drift `tau`,
+    another prior `sigma`, or openskill's default variance update (gamma = sigma / c)
+    instead of the platform's whole-information one."""
+
+    tau: float = plackett_luce.TAU
+    sigma: float = plackett_luce.SIGMA
+    whole_information: bool = True
+
+    @property
+    def label(self) -> str:
+        gamma = "1" if self.whole_information else "sigma/c"
+        return f"TAU {self.tau:.4f}, sigma {self.sigma:.2f}, gamma {gamma}"
+
+
+PLATFORM = WhatIf()
+# openskill's defaults, as the platform first rated with them (its TAU aside).
+OPENSKILL_DEFAULTS = WhatIf(sigma=plackett_luce.MU / 3, whole_information=False)
+# Other drifts (openskill's default, twice the platform's, none), then the prior and
+# the variance update back to openskill's defaults, together and one at a time.
+WHAT_IFS = (
+    WhatIf(tau=25 / 300),
+    WhatIf(tau=25 / 500),
+    WhatIf(tau=0.0),
+    OPENSKILL_DEFAULTS,
+    WhatIf(sigma=plackett_luce.MU / 3),
+    WhatIf(whole_information=False),
+)
 
 
 @contextlib.contextmanager
-def plackett_luce_tau(tau: float) -> Iterator[None]:
-    """What-if: the platform's Plackett-Luce update with another drift `tau`. The
-    update is still the platform's code; only the openskill model it calls is
-    swapped, for the duration (the module reads it at every update)."""
-    saved = plackett_luce._MODEL
+def plackett_luce_what_if(what_if: WhatIf) -> Iterator[None]:
+    """The platform's Plackett-Luce update with other arithmetic. The update is
+    still the platform's code; only the openskill model it calls and the prior it
+    starts from are swapped, for the duration (the module reads both at every
+    update)."""
+    saved = plackett_luce._MODEL, plackett_luce.SIGMA
+    options: dict[str, Any] = {"gamma": plackett_luce.full_information}
+    if not what_if.whole_information:
+        options = {}
     plackett_luce._MODEL = PlackettLuce(
-        mu=plackett_luce.MU, sigma=plackett_luce.SIGMA, beta=plackett_luce.BETA, tau=tau
+        mu=plackett_luce.MU,
+        sigma=what_if.sigma,
+        beta=plackett_luce.BETA,
+        tau=what_if.tau,
+        **options,
     )
+    plackett_luce.SIGMA = what_if.sigma
     try:
         yield
     finally:
-        plackett_luce._MODEL = saved
+        plackett_luce._MODEL, plackett_luce.SIGMA = saved
 
 
 def hash_seed(*parts: object) -> int:
@@ -1185,9 +1220,9 @@ class Measured:
     truths: dict[tuple[str, int], dict[str, Truth]] = field(default_factory=dict)
     results: dict[Config, Runs] = field(default_factory=dict)
     drifts: dict[Config, Drift] = field(default_factory=dict)
-    # Plackett-Luce with the information policy under other drifts: by TAU.
-    what_if: dict[float, dict[Config, Runs]] = field(default_factory=dict)
-    # Following a bot whose strength changes, by seats: Elo, then Plackett-Luce by TAU.
+    # Plackett-Luce with the information policy under other arithmetic.
+    what_if: dict[WhatIf, dict[Config, Runs]] = field(default_factory=dict)
+    # Following a bot whose strength changes, by seats: Elo, then Plackett-Luce's.
     follows: dict[int, dict[str, Follow]] = field(default_factory=dict)
 
 
@@ -1223,9 +1258,9 @@ def run_all(
                         f"{population} {seats} seats {system} {policy}: "
                         f"{time.monotonic() - started:.0f} s"
                     )
-            for tau in TAU_WHAT_IF if full else ():
+            for what_if in WHAT_IFS if full else ():
                 started = time.monotonic()
-                with plackett_luce_tau(tau):
+                with plackett_luce_what_if(what_if):
                     simulate(
                         bank=bank,
                         truths=truths,
@@ -1233,9 +1268,12 @@ def run_all(
                         policy="information",
                         runs=runs,
                         budget=budget,
-                        results=measured.what_if.setdefault(tau, {}),
+                        results=measured.what_if.setdefault(what_if, {}),
                     )
-                log(f"{population} {seats} seats tau {tau:g}: {time.monotonic() - started:.0f} s")
+                log(
+                    f"{population} {seats} seats {what_if.label}: "
+                    f"{time.monotonic() - started:.0f} s"
+                )
             if full and population == "spread":
                 started = time.monotonic()
                 measured.follows[seats] = follows(bank=bank, truths=truths, runs=runs)
@@ -1244,14 +1282,14 @@ def run_all(
 
 
 def follows(*, bank: Bank, truths: dict[str, Truth], runs: int) -> dict[str, Follow]:
-    """The changing bot followed by Elo and by Plackett-Luce at each drift, all with
-    the information policy."""
+    """The changing bot followed by Elo and by Plackett-Luce at each drift and with
+    openskill's defaults, all with the information policy."""
     measured = {
         "elo": follow(bank=bank, truths=truths, system="elo", policy="information", runs=runs)
     }
-    for tau in (plackett_luce.TAU, *TAU_WHAT_IF):
-        with plackett_luce_tau(tau):
-            measured[f"plackett_luce, TAU {tau:.4f}"] = follow(
+    for what_if in (PLATFORM, *(w for w in WHAT_IFS if w.tau != PLATFORM.tau), OPENSKILL_DEFAULTS):
+        with plackett_luce_what_if(what_if):
+            measured[f"plackett_luce, {what_if.label}"] = follow(
                 bank=bank, truths=truths, system="plackett_luce", policy="information", runs=runs
             )
     return measured
@@ -1295,20 +1333,20 @@ def _games_or_never(games: float) -> str:
 def what_if_table(measured: Measured, budget: int) -> list[str]:
     at = [c for c in (3000, budget) if c <= budget]
     lines = [
-        "Plackett-Luce with the information policy under other drifts TAU (the platform's: "
-        f"{plackett_luce.TAU:.4f}), same runs; figures at {' and '.join(map(str, at))} games:",
+        "Plackett-Luce with the information policy under other arithmetic (the platform's: "
+        f"{PLATFORM.label}), same runs; figures at {' and '.join(map(str, at))} games:",
         "",
-        "| population | seats | TAU | mean τ | best first | coverage | RMS error "
+        "| population | seats | arithmetic | mean τ | best first | coverage | RMS error "
         "| mean τ ≥ 0.9 at | median run at |",
-        "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+        "|---|---:|---|---:|---:|---:|---:|---:|---:|",
     ]
     for population, seats in measured.banks:
         key = Config(population, seats, "plackett_luce", "information")
-        rows = {plackett_luce.TAU: measured.results[key]}
-        rows.update((tau, by_config[key]) for tau, by_config in measured.what_if.items())
-        for tau, r in rows.items():
+        rows = {PLATFORM: measured.results[key]}
+        rows.update((w, by_config[key]) for w, by_config in measured.what_if.items())
+        for what_if, r in rows.items():
             lines.append(
-                f"| {population} | {seats} | {tau:.4f} "
+                f"| {population} | {seats} | {what_if.label} "
                 f"| {' / '.join(f'{r.mean_tau(c):.3f}' for c in at)} "
                 f"| {' / '.join(f'{r.top1(c):.2f}' for c in at)} "
                 f"| {' / '.join(f'{r.coverage(c):.2f}' for c in at)} "

@@ -87,9 +87,11 @@ def test_a_rating_follows_a_bot_whose_strength_changes(ranking, system):
     truths = {m: ranking.measure_truth(bank, m) for m in ("bradley_terry", "plackett_luce")}
     followed = ranking.follow(bank=bank, truths=truths, system=system, policy="information", runs=1)
     assert followed.jump > 200  # epsilon 0.60 to 0.15
-    # Both move it: Elo by its fixed K, Plackett-Luce by its drift.
-    assert 10 < followed.to_estimate[0] < 1000
-    assert followed.to_place[0] < 1000
+    # Both move it: Elo by its fixed K, Plackett-Luce by its drift (without the
+    # drift its estimate does not get there in 6,000 ladder games, and it is shown
+    # in its new place after 920 of its games; 1141 and 458 with it).
+    assert 10 < followed.to_estimate[0] < 1600
+    assert followed.to_place[0] < 700
     assert 0.1 < followed.games_per_ladder_game < 0.5
 
 

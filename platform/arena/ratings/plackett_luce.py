@@ -16,9 +16,9 @@ strong, not while it is merely unknown.
 
 >>> after = game_update(ratings=[initial(), initial()], ranks=[1, 2])
 >>> [round(mu, 2) for mu, _ in after]
-[27.64, 22.36]
+[26.84, 23.16]
 >>> round(display_rating(MU, SIGMA, seats=2)), round(display_rating(MU, SIGMA, seats=4))
-(763, 979)
+(947, 1109)
 """
 
 from __future__ import annotations
@@ -29,15 +29,21 @@ from collections.abc import Sequence
 from openskill.models import PlackettLuce
 
 MU = 25.0
-SIGMA = MU / 3.0
+# The prior's width: a quarter of MU, not openskill's third. The update's logistic
+# scale c = sqrt(sum of sigma^2 + BETA^2) over the table includes the seats'
+# sigmas, so while they are wide a game's result looks noisier than it is and the
+# first games spread the mus too far; at two seats, where a game orders only one
+# pair, the ladder needed thousands of games to pull them back (docs/ranking.md:
+# the spread of the estimates reached 1.3 times the true spread).
+SIGMA = MU / 4.0
 BETA = MU / 6.0
 # The drift added to sigma before each game, so that a bot whose strength changes
 # without a new version can still move. `benchmarks/ranking.py` measures the
-# trade (docs/ranking.md): openskill's default, MU / 300, keeps every rating
-# wobbling (the best of eight bots 60 Elo clear of the next is shown first in
-# nine ladders of ten, at 3,000 games or 6,000), while under a third of it converges like
-# no drift at all and follows a bot that changed in two to three times as many of
-# its own games (about 250-280), against three to four times without drift.
+# trade (docs/ranking.md): more drift follows a changed bot in fewer of its games
+# (a settled two-seat bot that jumps by 288 Elo: 1,138 of them at MU / 1000, 306 at
+# openskill's default MU / 300) and keeps every settled rating wobbling (at MU / 300
+# the best of eight bots 60 Elo clear of the next is shown first in 18 of 20
+# two-seat ladders at 3,000 games, in 20 of 20 at MU / 1000).
 TAU = MU / 1000.0
 # Elo points per unit of logit (a 400-point lead is 10:1 odds).
 ELO_PER_LOGIT = 400.0 / math.log(10.0)
@@ -51,7 +57,25 @@ PROVISIONAL_SIGMA = SIGMA / 3.0
 # code's strength is known less well than the bot's history says.
 NEW_VERSION_SIGMA = SIGMA / 2.0
 
-_MODEL = PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=TAU)
+
+def full_information(*_: object) -> float:
+    """openskill's `gamma`, the share of a game's information its variance update
+    takes: all of it. sigma^2 then falls by the game's Fisher information, as a
+    Laplace approximation of the posterior would, where openskill's default
+    (sigma / c) takes a share that shrinks with sigma, so that a settled rating
+    keeps moving as if it had played far fewer games: at two seats its point
+    estimates' error is 26 Elo after 6,000 games against 15 with the whole
+    information (docs/ranking.md)."""
+    return 1.0
+
+
+def model(*, tau: float = TAU) -> PlackettLuce:
+    """The openskill model the ladders are rated with (another drift `tau` only for
+    the benchmark's what-ifs)."""
+    return PlackettLuce(mu=MU, sigma=SIGMA, beta=BETA, tau=tau, gamma=full_information)
+
+
+_MODEL = model()
 
 Skill = tuple[float, float]  # (mu, sigma)
 

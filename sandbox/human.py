@@ -80,10 +80,21 @@ def reply_problem(message: dict[str, Any], reply: Any) -> str | None:
     card = reply.get("card")
     if card not in message.get("legal", []):
         return f"{card} cannot be played now."
-    wild = card_role(str(card), message.get("ruleset")) == "wild"
-    if wild and len(message.get("hand", [])) > 1 and reply.get("suit") not in SUITS:
+    if names_a_suit(message, str(card)) and reply.get("suit") not in SUITS:
         return f"Name a suit for the {card}."
     return None
+
+
+def names_a_suit(message: dict[str, Any], card: str) -> bool:
+    """Whether playing `card`, one of the legal cards of the turn `message`, must
+    name a suit: a wild card (a 7 in the korean rules) that is not the last in hand.
+
+    >>> names_a_suit({"hand": ["7S", "4H"], "ruleset": None}, "7S")
+    True
+    >>> names_a_suit({"hand": ["7S"], "ruleset": None}, "7S")
+    False
+    """
+    return len(message.get("hand", [])) > 1 and card_role(card, message.get("ruleset")) == "wild"
 
 
 class HumanSeat:

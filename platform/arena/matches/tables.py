@@ -118,17 +118,17 @@ def table_create(*, user: Any, request: TableRequest) -> Match:
             created_by=user,
         )
         statements.insert([match])
-        versions = iter([active[bot.pk] for bot in request.bots])
-        seats = []
-        for index in range(players):
-            if index == person_index:
-                seats.append(MatchSeat(match=match, index=index, person=user))
-            else:
-                version = next(versions)
-                seats.append(
-                    MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
-                )
-        statements.insert(seats, keys=False)
+        players_in_order: list[BotVersion | None] = [active[bot.pk] for bot in request.bots]
+        players_in_order.insert(person_index, None)  # the person's place
+        statements.insert(
+            [
+                MatchSeat(match=match, index=index, person=user)
+                if version is None
+                else MatchSeat(match=match, index=index, bot_id=version.bot_id, bot_version=version)
+                for index, version in enumerate(players_in_order)
+            ],
+            keys=False,
+        )
         match_queue_on_commit(match_id=match.pk, kind=Match.Kind.TABLE)
     return match
 

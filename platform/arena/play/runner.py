@@ -27,7 +27,7 @@ from .live import LiveTable, live_pulse, live_table_open
 from .recorder import ResultRecorder
 from .results import match_record_result
 from .sandboxing import Entrant, run_sandboxed_match
-from .tables import person_seat, table_closed, table_limits
+from .tables import person_seat, table_limits
 
 logger = logging.getLogger(__name__)
 
@@ -58,7 +58,6 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
         return Outcome.FAILED if match_fail_claimed(claim=claim, reason=reason) else Outcome.LOST
     recording = GameRecording(claim=claim)
     table = live_table_open(match_id=match_id)
-    with_person = any(seat.is_person for seat in claim.seats)
     try:
         with lease_heartbeat(claim=claim, every_seconds=settings.ARENA_MATCH_LEASE_SECONDS / 4):
             result = run_sandboxed_match(
@@ -68,7 +67,7 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
                 ruleset=claim.match.ruleset,
                 watch=table.watch,
                 progress=_game_ended(table, recording, recorder),
-                limits=table_limits() if with_person else None,
+                limits=table_limits() if any(seat.is_person for seat in claim.seats) else None,
             )
     except InfrastructureError as error:
         logger.warning("match %s: sandbox unavailable: %s", match_id, error)
@@ -81,8 +80,6 @@ def match_run(*, match_id: int, recorder: ResultRecorder | None = None) -> Outco
         return _released(claim, f"{type(error).__name__}: {error}")
     finally:
         table.close()
-        if with_person:
-            table_closed(match_id=match_id)
 
     def record() -> Outcome:
         return _recorded(claim, result, recording)

@@ -112,11 +112,3 @@ def table_limits() -> Limits:
     """The sandbox's limits for a table: its whole length may reach the table's bound."""
     default = Limits()
     return Limits(match_s=max(default.match_s, settings.ARENA_TABLE_MAX_SECONDS + 60.0))
-
-
-def table_closed(*, match_id: int) -> None:
-    """Nothing left asked of the person once the table is over."""
-    try:
-        table_question_set(match_id=match_id, question=None)
-    except Exception:
-        logger.warning("table %s: live store unavailable", match_id, exc_info=True)

@@ -52,8 +52,8 @@ from arena.matches.live import (
 from arena.matches.logs import log_without_private
 from arena.matches.models import Game, Match
 from arena.matches.selectors import game_log
-from engine.bot import role as card_role
 from engine.text import play_effect, ruleset_legend
+from sandbox.human import names_a_suit
 
 # How often a stream looks at the live store, and at the match's row.
 POLL_SECONDS = 0.25
@@ -75,7 +75,7 @@ class Viewer:
 def match_viewer_for_user(*, user: Any, match: Match) -> Viewer:
     """The owner of a seat's bot, and a table's person, see that seat at once; staff
     see every seat's bots (never a person's hand but their own)."""
-    seats = list(match.seats.select_related("bot"))
+    seats = list(match.seats.all())
     user_id = user.pk if user is not None and user.is_authenticated else None
     person = frozenset(seat.index for seat in seats if user_id and seat.person_id == user_id)
     if user_id and user.is_staff:
@@ -125,8 +125,7 @@ def match_events_stream(
     with Last-Event-ID and goes on where it was."""
     clock = clock or _Clock()
     viewer = match_viewer_for_user(user=user, match=match)
-    seats = list(match.seats.select_related("bot", "person"))
-    names = {seat.index: seat.player_name for seat in seats}
+    names = {seat.index: seat.player_name for seat in match.seats.all()}
     ends = clock.monotonic() + (seconds or settings.ARENA_LIVE_STREAM_SECONDS)
     position = _Position(game=max(0, start_game), frames=max(0, start_frame))
     state = match.state
@@ -134,7 +133,7 @@ def match_events_stream(
     yield "retry: 2000\n\n"
     rows_checked = -MATCH_CHECK_SECONDS
     watching = -WATCHING_EVERY
-    asked: list[int | None] = [None]  # the question last sent to a table's person
+    asked = None  # the number of the question last sent to a table's person
     while clock.monotonic() < ends:
         if state in _LIVE and clock.monotonic() - watching >= WATCHING_EVERY:
             watching = clock.monotonic()
@@ -143,9 +142,11 @@ def match_events_stream(
                 table_seen_touch(match_id=match.pk)
         sent = False
         if viewer.person and state in _LIVE:
-            for chunk in _question_events(match.pk, asked):
-                sent = True
-                yield chunk
+            question = table_question_get(match_id=match.pk)
+            number = question["number"] if question else None
+            if number != asked:
+                asked, sent = number, True
+                yield _question_event(match.pk, question)
         # The game's row is looked for once a second at most (the live store, a
         # cache read, at every poll): a crowd of spectators must not load the database.
         rows = clock.monotonic() - rows_checked >= MATCH_CHECK_SECONDS
@@ -173,13 +174,8 @@ def match_events_stream(
 _LIVE = frozenset({Match.State.QUEUED, Match.State.RUNNING})
 
 
-def _question_events(match_id: int, asked: list[int | None]) -> Iterator[str]:
-    """The table's question for its person when it changed since `asked[0]`."""
-    question = table_question_get(match_id=match_id)
-    number = question["number"] if question else None
-    if number == asked[0]:
-        return
-    asked[0] = number
+def _question_event(match_id: int, question: dict[str, Any] | None) -> str:
+    """The `question` event of what a table asks its person now (None: nothing)."""
     data = None
     if question is not None:
         message = question["message"]
@@ -191,18 +187,14 @@ def _question_events(match_id: int, asked: list[int | None]) -> Iterator[str]:
             "needs_suit": _cards_needing_a_suit(message),
             "answer": reverse("api-table-move", args=[match_id]),
         }
-    yield sse("question", data)
+    return sse("question", data)
 
 
 def _cards_needing_a_suit(message: dict[str, Any]) -> list[str]:
-    """The legal cards whose play names a suit (a wild card, not the last one)."""
-    if message.get("type") != "turn" or len(message.get("hand") or []) <= 1:
+    """The legal cards whose play must name a suit."""
+    if message.get("type") != "turn":
         return []
-    ruleset = message.get("ruleset")
-    try:
-        return [card for card in message.get("legal") or [] if card_role(card, ruleset) == "wild"]
-    except (KeyError, engine.RulesetError):
-        return []
+    return [card for card in message.get("legal") or [] if names_a_suit(message, card)]
 
 
 def _game_events(

@@ -21,8 +21,7 @@ from arena.matches.tables import (
     table_person_seat,
 )
 from arena.web.forms import TableForm
-
-LIVE_STATES = frozenset({Match.State.QUEUED, Match.State.RUNNING})
+from arena.web.views.matches import LIVE_STATES
 
 
 @login_required

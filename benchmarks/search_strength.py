@@ -20,15 +20,28 @@ of the table, so each line's games come in groups of as many games as seats, on
 the same deck and seed. ``--cpu-time`` measures each move's budget on the bot's
 own CPU time (``time.process_time``), so that a loaded machine slows the games but
 does not weaken the bot; otherwise the budget is wall time, as in the sandbox.
+
+``--record FILE`` keeps every finished deal as a JSON line and counts the deals
+already there instead of playing them again, so a line of thousands of games can
+be played in several sittings (or several processes, each on its own ``--seed``
+range). A deal counts only under the same line, budget, clock, code of the bots
+and engine and, for a time budget, the same CPU model: a change to any of them
+starts the line afresh.
+
+    nice -n 19 .venv/bin/python benchmarks/search_strength.py --lines two --games 2000 \
+        --cpu-time --record benchmarks/results/search_strength.jsonl
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import json
 import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import Any
 
 import engine
@@ -39,6 +52,7 @@ from engine.state import GameState
 from engine.tables import CATCH, DRAW, PASS, play_action
 from sandbox.cli import wilson_interval
 
+REPO = Path(__file__).resolve().parent.parent
 LINES = ("two", "four", "reverse", "budgets", "oracle")
 BUDGETS_MS = (25, 50, 100, 200)
 Bot = Callable[[dict[str, Any]], Any]
@@ -59,16 +73,72 @@ class Tally:
     games: int = 0
     wins: int = 0
     seconds: float = 0.0
+    recorded: int = 0  # of the games, those counted from the record
 
 
-def play_line(line: Line, *, games: int, seed: int, progress: bool) -> Tally:
+def code_digest() -> str:
+    """What the bots play with: the engine and the example bots, as they are now."""
+    digest = hashlib.sha256()
+    for path in sorted([*REPO.glob("engine/*.py"), *REPO.glob("bots_examples/*.py")]):
+        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
+    return digest.hexdigest()[:16]
+
+
+def cpu_model() -> str:
+    try:
+        for row in Path("/proc/cpuinfo").read_text().splitlines():
+            if row.startswith("model name"):
+                return row.split(":", 1)[1].strip()
+    except OSError:
+        pass
+    return "unknown"
+
+
+class Record:
+    """Finished deals as JSON lines, each under the settings it was played with."""
+
+    def __init__(self, path: Path | None, settings: dict[str, Any]) -> None:
+        self.path, self.settings = path, settings
+        self.deals: dict[tuple[str, int], int] = {}  # (line, deal seed) -> tested wins
+        if path is None or not path.exists():
+            return
+        for number, row in enumerate(path.read_text().splitlines(), start=1):
+            try:
+                entry = json.loads(row)
+                if entry["settings"] == settings:
+                    self.deals[(entry["line"], int(entry["deal"]))] = int(entry["wins"])
+            except (ValueError, KeyError, TypeError):
+                raise SystemExit(f"{path}:{number}: not a deal of this benchmark") from None
+
+    def wins(self, line: Line, deal_seed: int) -> int | None:
+        return self.deals.get((line.label, deal_seed))
+
+    def add(self, line: Line, deal_seed: int, wins: int) -> None:
+        if self.path is None:
+            return
+        self.path.parent.mkdir(parents=True, exist_ok=True)
+        entry = {"line": line.label, "deal": deal_seed, "wins": wins, "settings": self.settings}
+        with self.path.open("a") as out:  # one write per deal: a crash loses one deal
+            out.write(json.dumps(entry, sort_keys=True) + "\n")
+
+
+def play_line(
+    line: Line, *, games: int, seed: int, progress: bool, record: Record | None = None
+) -> Tally:
     """``games`` games (rounded up to whole deals), the tested seat rotating round
-    the table on each deal."""
+    the table on each deal; deals in ``record`` are counted, not played."""
     tally = Tally()
     deals = -(-games // line.players)
     started = time.perf_counter()
     for deal in range(deals):
         deal_seed = seed + deal
+        known = record.wins(line, deal_seed) if record is not None else None
+        if known is not None:
+            tally.games += line.players
+            tally.wins += known
+            tally.recorded += line.players
+            continue
+        wins_before = tally.wins
         deck = [CODES[c] for c in engine.state.deck_order(None, deal_seed)]
         for seat in range(line.players):
             bots = [
@@ -80,6 +150,8 @@ def play_line(line: Line, *, games: int, seed: int, progress: bool) -> Tally:
                 raise SystemExit(f"a fault in {line.label}: {log['result']['faults']}")
             tally.games += 1
             tally.wins += log["result"]["winner"] == seat
+        if record is not None:
+            record.add(line, deal_seed, tally.wins - wins_before)
         if progress:
             rate = tally.wins / tally.games
             print(
@@ -184,6 +256,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--quiet", action="store_true", help="no progress on stderr")
+    parser.add_argument(
+        "--record", type=Path, help="JSON lines of finished deals: kept, and counted again"
+    )
     args = parser.parse_args(argv)
     chosen = args.lines.split(",")
     unknown = set(chosen) - set(LINES)
@@ -199,26 +274,35 @@ def main(argv: Sequence[str] | None = None) -> int:
     def search(ms: int) -> Callable[[int], Bot]:
         return lambda bot_seed: SearchPlayer(seed=bot_seed, **budget(ms))
 
+    def per_move(ms: int) -> str:
+        return f"{args.iterations} playouts" if args.iterations else f"{ms} ms"
+
     heuristic = heuristic_bot.make_bot
     ms = args.budget_ms
     lines: list[Line] = []
     for name in chosen:
         if name == "two":
-            lines.append(Line(f"2 seats, {ms} ms", 2, search(ms), heuristic, "search"))
+            lines.append(Line(f"2 seats, {per_move(ms)}", 2, search(ms), heuristic, "search"))
         elif name == "four":
-            label = f"4 seats, 1 search v 3, {ms} ms"
+            label = f"4 seats, 1 search v 3, {per_move(ms)}"
             lines.append(Line(label, 4, search(ms), heuristic, "search"))
         elif name == "reverse":
             lines.append(
-                Line(f"4 seats, 1 heuristic v 3, {ms} ms", 4, heuristic, search(ms), "heuristic")
+                Line(
+                    f"4 seats, 1 heuristic v 3, {per_move(ms)}",
+                    4,
+                    heuristic,
+                    search(ms),
+                    "heuristic",
+                )
             )
         elif name == "budgets":
             lines += [
-                Line(f"2 seats, {b} ms", 2, search(b), heuristic, "search")
+                Line(f"2 seats, {per_move(b)}", 2, search(b), heuristic, "search")
                 for b in map(int, args.budgets.split(","))
             ]
         elif name == "oracle":
-            lines.append(oracle_line(f"2 seats, oracle, {ms} ms", budget=budget(ms)))
+            lines.append(oracle_line(f"2 seats, oracle, {per_move(ms)}", budget=budget(ms)))
     clock_name = (
         f"{args.iterations} playouts per move"
         if args.iterations
@@ -226,14 +310,26 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cpu_time
         else "wall time per move"
     )
+    settings: dict[str, Any] = {"clock": clock_name, "code": code_digest()}
+    if not args.iterations:
+        settings["cpu"] = cpu_model()
+    record = Record(args.record, settings) if args.record else None
     print(f"{args.games} games per line over duplicate deals from seed {args.seed}; {clock_name}")
-    print(f"{'line':<34} {'bot':<14} {'games':>5} {'wins':>5} {'win rate':>8}  95% interval")
+    if record is not None:
+        print(f"record {args.record}: {len(record.deals)} deals played before with these settings")
+    print(
+        f"{'line':<34} {'bot':<14} {'games':>5} {'wins':>5} {'win rate':>8}  95% interval"
+        + ("  of them recorded" if record is not None else "")
+    )
     for line in lines:
-        tally = play_line(line, games=args.games, seed=args.seed, progress=not args.quiet)
+        tally = play_line(
+            line, games=args.games, seed=args.seed, progress=not args.quiet, record=record
+        )
         low, high = wilson_interval(tally.wins, tally.games)
         print(
             f"{line.label:<34} {line.tested_name:<14} {tally.games:>5} {tally.wins:>5}"
-            f" {tally.wins / tally.games:>8.1%}  {low:.1%}-{high:.1%}",
+            f" {tally.wins / tally.games:>8.1%}  {low:.1%}-{high:.1%}"
+            + (f"  {tally.recorded:>5}" if record is not None else ""),
             flush=True,
         )
     return 0

@@ -1,0 +1,76 @@
+"""benchmarks/search_strength.py: a line played in sittings through its record."""
+
+from __future__ import annotations
+
+import importlib.util
+import json
+import sys
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "search_strength.py"
+# Few playouts a move: the same deals give the same games, fast.
+FAST = ["--lines", "two,four", "--iterations", "4", "--quiet"]
+
+
+@pytest.fixture(scope="module")
+def strength():
+    spec = importlib.util.spec_from_file_location("search_strength_benchmark", SCRIPT)
+    module = importlib.util.module_from_spec(spec)
+    sys.modules[spec.name] = module  # dataclasses look their module up by name
+    spec.loader.exec_module(module)
+    yield module
+    del sys.modules[spec.name]
+
+
+def line_rows(output: str) -> dict[str, list[str]]:
+    """Each printed line's columns after its label: bot, games, wins, rate, interval."""
+    rows = {}
+    for row in output.splitlines():
+        if row.startswith(("2 seats", "4 seats")):
+            label, rest = row[:34].strip(), row[34:].split()
+            rows[label] = rest
+    return rows
+
+
+def test_a_line_played_in_two_sittings_counts_as_one(strength, tmp_path, capsys):
+    strength.main([*FAST, "--games", "8"])
+    whole = line_rows(capsys.readouterr().out)
+
+    record = tmp_path / "record.jsonl"
+    strength.main([*FAST, "--games", "4", "--record", str(record)])
+    capsys.readouterr()
+    strength.main([*FAST, "--games", "8", "--record", str(record)])
+    resumed = line_rows(capsys.readouterr().out)
+
+    assert set(whole) == {"2 seats, 4 playouts", "4 seats, 1 search v 3, 4 playouts"}
+    for label, columns in whole.items():
+        # Same games and wins; the last column says how many came from the record.
+        assert resumed[label][:-1] == columns
+        assert resumed[label][-1] == "4"
+    deals = [json.loads(row) for row in record.read_text().splitlines()]
+    assert len(deals) == 4 + 2  # 2-seat deals of 2 games, 4-seat deals of 4
+
+
+def test_deals_under_other_settings_are_played_again(strength, tmp_path, capsys):
+    record = tmp_path / "record.jsonl"
+    strength.main([*FAST, "--games", "4", "--record", str(record)])
+    capsys.readouterr()
+    rows = [json.loads(row) for row in record.read_text().splitlines()]
+    for row in rows:
+        row["settings"]["code"] = "another engine"
+    record.write_text("".join(json.dumps(row) + "\n" for row in rows))
+
+    strength.main([*FAST, "--games", "4", "--record", str(record)])
+    output = capsys.readouterr().out
+
+    assert "0 deals played before with these settings" in output
+    assert all(columns[-1] == "0" for columns in line_rows(output).values())
+
+
+def test_a_record_that_is_not_one_is_refused(strength, tmp_path):
+    record = tmp_path / "record.jsonl"
+    record.write_text("not json\n")
+    with pytest.raises(SystemExit, match=r"record\.jsonl:1: not a deal of this benchmark"):
+        strength.main([*FAST, "--games", "2", "--record", str(record)])

@@ -192,11 +192,13 @@ def start_worker(
     checkout: Path = REPO,
     name: str = "bench",
     extra_env: dict[str, str] | None = None,
+    pool: str = "prefork",
 ) -> subprocess.Popen[bytes]:
     """A Celery worker on the benchmark's queue, running the platform's code from
     `checkout`; with `recorded`, one whose sandbox hands back that recorded match
     (benchmarks/recorded_worker.py); with `events`, one that notes when each part
-    of a match begins and ends there (benchmarks/phases_worker.py)."""
+    of a match begins and ends there (benchmarks/phases_worker.py). With `pool`
+    "solo", one process that plays its matches itself (`workers` is then 1)."""
     if recorded is not None:
         launcher = [str(HERE / "recorded_worker.py"), str(recorded)]
     elif events is not None:
@@ -205,7 +207,7 @@ def start_worker(
         launcher = ["-m", "celery", "-A", "arena"]
     argv = [
         sys.executable, *launcher, "worker", "--loglevel=WARNING",
-        f"--concurrency={workers}", "--pool=prefork", "-Q", QUEUE,
+        f"--concurrency={workers}", f"--pool={pool}", "-Q", QUEUE,
         "--without-mingle", "--without-gossip", f"--hostname={name}@%h",
     ]  # fmt: skip
     env = dict(
@@ -290,6 +292,7 @@ class PlatformRunner:
         checkout: Path = REPO,
         name: str = "bench",
         extra_env: dict[str, str] | None = None,
+        solo: bool = False,
     ) -> None:
         import socket
 
@@ -304,16 +307,35 @@ class PlatformRunner:
         self.finished = FinishedMatches(os.environ["DATABASE_URL"])
         if name == "bench":
             app.control.purge()  # messages left by an interrupted run are not ours
-        self.worker = start_worker(
-            workers,
-            recorded=recorded,
-            events=events,
-            checkout=checkout,
-            name=name,
-            extra_env=extra_env,
-        )
-        self.hostname = f"{name}@{socket.gethostname()}"
+        # Solo: `workers` Celery workers of one process each, every one its own
+        # consumer (no master handing tasks to pool processes).
+        names = [f"{name}{number}" for number in range(workers)] if solo else [name]
+        self.workers = [
+            start_worker(
+                1 if solo else workers,
+                recorded=recorded,
+                events=events,
+                checkout=checkout,
+                name=worker_name,
+                extra_env=extra_env,
+                pool="solo" if solo else "prefork",
+            )
+            for worker_name in names
+        ]
+        self.solo = solo
+        self.hostnames = [f"{worker_name}@{socket.gethostname()}" for worker_name in names]
         probe.delay().get(timeout=120)
+        self._wait_until_all_answer(timeout=120)
+
+    def _wait_until_all_answer(self, *, timeout: float) -> None:
+        from arena.celery import app
+
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            replies = app.control.ping(destination=self.hostnames, timeout=1)
+            if len(replies) == len(self.hostnames):
+                return
+        raise SystemExit(f"workers {self.hostnames} did not all start")
 
     def consume(self, on: bool) -> None:
         """Let this runner's worker take matches from the queue, or not (when two
@@ -321,8 +343,8 @@ class PlatformRunner:
         from arena.celery import app
 
         change = app.control.add_consumer if on else app.control.cancel_consumer
-        replies = change(QUEUE, destination=[self.hostname], reply=True, timeout=10)
-        assert replies, f"{self.hostname} did not answer"
+        replies = change(QUEUE, destination=self.hostnames, reply=True, timeout=10)
+        assert len(replies) == len(self.hostnames), f"{self.hostnames}: {len(replies)} answered"
 
     def run(self, plan: list[Plan]) -> float:
         from django.db import transaction
@@ -353,8 +375,11 @@ class PlatformRunner:
 
     def processes(self) -> dict[str, list[int]]:
         """The worker's own processes, taken between matches (no bot runs then)."""
-        pool = [pid for pid in process_tree(self.worker.pid) if pid != self.worker.pid]
-        return {"pool processes": pool, "Celery master": [self.worker.pid]}
+        if self.solo:
+            return {"solo workers": [worker.pid for worker in self.workers]}
+        (worker,) = self.workers
+        pool = [pid for pid in process_tree(worker.pid) if pid != worker.pid]
+        return {"pool processes": pool, "Celery master": [worker.pid]}
 
     def close(self) -> None:
         """Stop the worker, then check that every match was played, stored and rated."""
@@ -364,8 +389,10 @@ class PlatformRunner:
         from arena.ratings.models import RatingChange
 
         self.finished.close()
-        os.killpg(self.worker.pid, signal.SIGTERM)
-        self.worker.wait(timeout=60)
+        for worker in self.workers:
+            os.killpg(worker.pid, signal.SIGTERM)
+        for worker in self.workers:
+            worker.wait(timeout=60)
         batch = Match.objects.filter(pk__in=self.created)
         failed = batch.filter(state=Match.State.FAILED)
         if failed.exists():
@@ -404,13 +431,18 @@ def part_throughput(args: argparse.Namespace) -> None:
         )
     }
     try:
-        paths: dict[str, tuple[Path, str, dict[str, str]]] = {"platform": (REPO, "bench", {})}
+        # label: (checkout, worker name, extra environment, solo workers)
+        paths: dict[str, tuple[Path, str, dict[str, str], bool]] = {
+            "platform": (REPO, "bench", {}, False)
+        }
         for number, checkout in enumerate(args.compare_with or [], start=1):
-            paths[f"compared{number}"] = (Path(checkout).resolve(), f"compared{number}", {})
+            paths[f"compared{number}"] = (Path(checkout).resolve(), f"compared{number}", {}, False)
         for number, setting in enumerate(args.compare_env or [], start=1):
             variable, _, value = setting.partition("=")
-            paths[f"setting{number}"] = (REPO, f"setting{number}", {variable: value})
-        for label, (checkout, name, extra_env) in paths.items():
+            paths[f"setting{number}"] = (REPO, f"setting{number}", {variable: value}, False)
+        if args.compare_solo:
+            paths["solo"] = (REPO, "solo", {}, True)
+        for label, (checkout, name, extra_env, solo) in paths.items():
             # One worker at a time on the queue: each takes its turn (`take_turn`).
             take_turn(None, runners)
             runners[label] = PlatformRunner(
@@ -419,10 +451,15 @@ def part_throughput(args: argparse.Namespace) -> None:
                 checkout=checkout,
                 name=name,
                 extra_env=extra_env,
+                solo=solo,
             )
-        for label, (checkout, _name, extra_env) in list(paths.items())[1:]:
-            described = " ".join(f"{k}={v}" for k, v in extra_env.items()) or f"code of {checkout}"
-            print(f"  {label}: the platform with the {described}")
+        for label, (checkout, _name, extra_env, solo) in list(paths.items())[1:]:
+            described = (
+                f"{args.workers} Celery workers of the solo pool instead of one prefork worker"
+                if solo
+                else " ".join(f"{k}={v}" for k, v in extra_env.items()) or f"code of {checkout}"
+            )
+            print(f"  {label}: the platform with {described}")
         measure_rounds(args, runners, blocks)
     finally:
         # Every worker is stopped, even when one of them fails its checks.
@@ -504,7 +541,7 @@ def measure_rounds(
         f"{60 * runs / totals['direct']:7.1f} matches/min"
     )
     for name in names[1:]:
-        label = "queue+worker+DB+ratings" if name == "platform" else f"{name} (other checkout)"
+        label = "queue+worker+DB+ratings" if name == "platform" else f"{name} (as described above)"
         print(f"{label:28s} {totals[name]:7.1f} s   {60 * runs / totals[name]:7.1f} matches/min")
         print(
             f"ratio ({name}/direct)  {totals['direct'] / totals[name]:.3f}   platform overhead "
@@ -1286,6 +1323,11 @@ def main() -> None:
         metavar="NAME=VALUE",
         action="append",
         help="also time this checkout's platform with one more setting (repeatable)",
+    )
+    parser.add_argument(
+        "--compare-solo",
+        action="store_true",
+        help="also time this checkout's platform on WORKERS solo-pool workers of one process each",
     )
     parser.add_argument(
         "--reuse",

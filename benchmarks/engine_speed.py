@@ -26,16 +26,15 @@ from __future__ import annotations
 import abc
 import argparse
 import math
-import os
 import random
 import statistics
-import sys
 import time
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from importlib import metadata
-from pathlib import Path
 from typing import Any
+
+from machine import machine
 
 import engine
 from engine import GameState
@@ -275,19 +274,6 @@ def win_rate(hero: str, rival: str, games: int) -> tuple[float, float]:
         wins += engine.play_game(seats, seed=10_000 + game)["result"]["winner"] == hero_seat
     p = wins / games
     return p, 1.96 * math.sqrt(p * (1 - p) / games)
-
-
-def machine() -> str:
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.partition(":")[2].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpus} CPUs ({model}), Python {sys.version.split()[0]}"
 
 
 def ratio_word(ours: float, theirs: float, *, higher_is_better: bool) -> str:

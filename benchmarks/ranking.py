@@ -64,6 +64,7 @@ import django  # noqa: E402
 
 django.setup()
 
+from machine import machine  # noqa: E402
 from openskill.models import PlackettLuce  # noqa: E402
 
 import engine  # noqa: E402
@@ -958,16 +959,6 @@ def _ids_drawn(skills: list[tuple[float, float]], ranks: list[int]) -> int:
 
 
 # --- the report --------------------------------------------------------------------
-
-
-def machine() -> str:
-    model = "unknown CPU"
-    with contextlib.suppress(OSError):
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.split(":", 1)[1].strip()
-                break
-    return f"{os.cpu_count()} CPUs ({model}), Python {sys.version.split()[0]}"
 
 
 def _pm(mean: float, sd: float, digits: int = 3) -> str:

@@ -38,7 +38,6 @@ import socket
 import statistics
 import struct
 import subprocess
-import sys
 import tempfile
 import time
 from collections.abc import Callable, Iterator
@@ -49,6 +48,8 @@ from pathlib import Path
 from typing import Any, Protocol
 
 ROOT = Path(__file__).resolve().parents[1]
+
+from machine import machine  # noqa: E402
 
 from sandbox.backends.bwrap import (  # noqa: E402
     bot_interpreter,
@@ -373,19 +374,6 @@ def change(ours: float, bare: float, unit: str, digits: int) -> str:
     added = ours - bare
     verb = "adds" if added >= 0 else "saves"
     return f"{verb} {abs(added):.{digits}f} {unit} ({added / bare:+.0%})"
-
-
-def machine() -> str:
-    cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()
-    model = "unknown CPU"
-    try:
-        for line in Path("/proc/cpuinfo").read_text().splitlines():
-            if line.startswith("model name"):
-                model = line.partition(":")[2].strip()
-                break
-    except OSError:
-        pass
-    return f"{cpus} CPUs ({model}), Python {sys.version.split()[0]}"
 
 
 def run(rounds: int, starts: int, messages: int, *, pin: bool = True) -> str:

@@ -44,6 +44,8 @@ from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
+from machine import cpu_model
+
 import engine
 from bots_examples import heuristic_bot
 from bots_examples.search_bot import SearchPlayer, _Beliefs
@@ -82,16 +84,6 @@ def code_digest() -> str:
     for path in sorted([*REPO.glob("engine/*.py"), *REPO.glob("bots_examples/*.py")]):
         digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
-
-
-def cpu_model() -> str:
-    try:
-        for row in Path("/proc/cpuinfo").read_text().splitlines():
-            if row.startswith("model name"):
-                return row.split(":", 1)[1].strip()
-    except OSError:
-        pass
-    return "unknown"
 
 
 class Record:

@@ -14,12 +14,14 @@ SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "ranking.py"
 
 @pytest.fixture(scope="module")
 def ranking():
+    sys.path.insert(0, str(SCRIPT.parent))  # as when run: its folder first on the path
     spec = importlib.util.spec_from_file_location("ranking_benchmark", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
     yield module
     del sys.modules[spec.name]
+    sys.path.remove(str(SCRIPT.parent))
 
 
 def test_docstring_examples_hold(ranking):

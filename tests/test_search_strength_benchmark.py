@@ -16,12 +16,14 @@ FAST = ["--lines", "two,four", "--iterations", "4", "--quiet"]
 
 @pytest.fixture(scope="module")
 def strength():
+    sys.path.insert(0, str(SCRIPT.parent))  # as when run: its folder first on the path
     spec = importlib.util.spec_from_file_location("search_strength_benchmark", SCRIPT)
     module = importlib.util.module_from_spec(spec)
     sys.modules[spec.name] = module  # dataclasses look their module up by name
     spec.loader.exec_module(module)
     yield module
     del sys.modules[spec.name]
+    sys.path.remove(str(SCRIPT.parent))
 
 
 def line_rows(output: str) -> dict[str, list[str]]:

@@ -68,9 +68,9 @@ def analysis_is_stalled(*, analysis: Analysis, now: datetime | None = None) -> b
         return False
     if analysis.lease_expires_at is not None:
         return analysis.lease_expires_at < now
-    return analysis.state == Analysis.State.RUNNING or analysis.created_at < now - timedelta(
-        seconds=analysis_lease_seconds()
-    )
+    if analysis.state == Analysis.State.RUNNING:
+        return True
+    return analysis.created_at < now - timedelta(seconds=analysis_lease_seconds())
 
 
 def analyses_stalled(*, now: datetime | None = None) -> QuerySet[Analysis]:

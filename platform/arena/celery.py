@@ -42,12 +42,24 @@ def finish_result_writes(**_kwargs: Any) -> None:
         logging.getLogger(__name__).error("a match result was still being written at exit")
 
 
+def runs_bots(consumer: Any) -> bool:
+    """Whether this worker takes a queue whose tasks run uploaded bots. One that takes
+    only the analyses' (a search in-process) and the notifications' runs none: it has
+    no sandbox (compose's analysis-worker gets no Docker socket) and needs none."""
+    botless = {settings.ARENA_ANALYSIS_QUEUE, settings.ARENA_NOTIFICATIONS_QUEUE}
+    return bool(set(consumer.app.amqp.queues.consume_from) - botless)
+
+
 @worker_ready.connect
-def clean_up_after_dead_workers(**_kwargs: Any) -> None:
+def clean_up_after_dead_workers(sender: Any = None, **_kwargs: Any) -> None:
     """Bot containers and cgroups of workers killed on this host go as soon as a worker
     starts, not at the next periodic clean-up; and a worker whose sandbox cannot
-    isolate uploaded bots (no Docker image, no cgroups for bwrap) says so at the start."""
+    isolate uploaded bots (no Docker image, no cgroups for bwrap) says so at the start.
+    `sender` is the worker's consumer; a worker that runs no bots skips both."""
     logger = logging.getLogger(__name__)
+    if sender is not None and not runs_bots(sender):
+        logger.info("this worker runs no uploaded bots: no sandbox to clean up or check")
+        return
     try:
         removed = sandbox.cleanup_orphans()
     except Exception:

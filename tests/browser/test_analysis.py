@@ -1,16 +1,21 @@
 """An analysis asked for in Chromium: the button, its progress while a real worker
 computes it on the analysis queue, then at a chosen moment what the search
 prefers, each seat's biggest mistakes beside the events and the win-chance chart,
-on a laptop and on a phone."""
+on a laptop and on a phone; and a stalled analysis the sweep brings back while the
+page watches."""
 
 from __future__ import annotations
 
 import re
+from datetime import timedelta
 
 import pytest
 from django.urls import reverse
+from django.utils import timezone
 
 from arena.analysis.models import Analysis
+from arena.analysis.selectors import analysis_settings
+from arena.analysis.tasks import sweep_stalled_analyses
 from tests.arena.analysis.games import example_log, seat_owner, stored_game
 from tests.browser.screens import screenshot
 from tests.browser.test_phone import OVERFLOW, PHONE
@@ -50,6 +55,14 @@ def phrase(reply: dict, under_attack: bool) -> str:
     return {"catch": "catching", "pass": "not catching"}[reply["action"]]
 
 
+def log_in(page, site_url: str, user) -> None:
+    page.goto(site_url + reverse("web:login"))
+    page.get_by_label("Username").fill(user.username)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    page.wait_for_url(re.compile(r"/my/bots/"))
+
+
 def test_an_analysis_asked_for_in_the_browser_arrives_with_progress(
     site_url, page, chromium, celery_worker_process, settings
 ):
@@ -58,11 +71,7 @@ def test_an_analysis_asked_for_in_the_browser_arrives_with_progress(
     owner = seat_owner(game, 0)
     names = [seat.bot.name for seat in game.match.seats.order_by("index")]
 
-    page.goto(site_url + reverse("web:login"))
-    page.get_by_label("Username").fill(owner.username)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    page.wait_for_url(re.compile(r"/my/bots/"))
+    log_in(page, site_url, owner)
     page.goto(site_url + reverse("web:game-replay", args=[game.pk]))
     page.get_by_role("button", name="Analyse this game").click()
     page.wait_for_url(re.compile(r"#analysis$"))
@@ -131,3 +140,35 @@ def test_an_analysis_asked_for_in_the_browser_arrives_with_progress(
         screenshot(small, "analysis-phone")
     finally:
         phone.close()
+
+
+def test_a_stalled_analysis_comes_back_with_the_sweep_while_the_page_watches(
+    site_url, page, celery_worker_process, settings
+):
+    settings.ARENA_ANALYSIS_ITERATIONS = 24
+    game = stored_game(example_log(players=2, seed=3))
+    owner = seat_owner(game, 0)
+    search = analysis_settings()
+    # As a worker that died in the run left it.
+    analysis = Analysis.objects.create(
+        game=game,
+        settings_key=search.key,
+        settings=search.to_dict(),
+        requested_by=owner,
+        state=Analysis.State.RUNNING,
+        attempts=1,
+        lease_expires_at=timezone.now() - timedelta(seconds=1),
+    )
+    log_in(page, site_url, owner)
+    page.goto(site_url + reverse("web:game-replay", args=[game.pk]) + "#analysis")
+    assert page.locator("#analysis-retry-form").is_visible()
+    # The page keeps polling; beat's sweep, on the analysis queue, sends it again.
+    sweep_stalled_analyses.delay()
+    page.wait_for_function(
+        "document.getElementById('analysis-status').dataset.state === 'done'", timeout=120_000
+    )
+    assert not page.locator("#analysis-retry-form").is_visible()
+    analysis.refresh_from_db()
+    assert analysis.attempts == 2
+    total = analysis.decisions_total
+    assert page.locator("#analysis-status").inner_text() == f"Done: {total} decisions analysed."

@@ -5,7 +5,10 @@ It uploads a bot through the API, sees it qualify and play on the ladder, kills 
 worker's container in the middle of one of the bot's matches and sees the other
 worker finish it, the matches split between the two workers and every result
 recorded once; then it starts the killed worker again, which removes the bot
-containers its predecessor left behind.
+containers its predecessor left behind. On the way it checks that the queues are
+split as `make run` splits them (the match workers take neither the analyses' nor
+the tables', which have workers of their own) and that an analysis of one of the
+bot's games runs on the analysis worker, which has no Docker socket.
 
 One test, because each step needs the stack the one before left. The stack runs
 under a project name of its own and is removed, volumes included, whatever happens
@@ -16,6 +19,7 @@ the next run's build cache.
 from __future__ import annotations
 
 import contextlib
+import json
 import os
 import re
 import secrets
@@ -41,7 +45,18 @@ REPO = Path(__file__).resolve().parents[2]
 PROJECT = "onecardcomposetest"
 PROJECT_LABEL = "com.docker.compose.project"
 SERVICE_LABEL = "com.docker.compose.service"
-SERVICES = {"postgres": 1, "redis": 1, "web": 1, "worker": 2, "beat": 1}
+SERVICES = {
+    "postgres": 1,
+    "redis": 1,
+    "web": 1,
+    "worker": 2,
+    "tables-worker": 1,
+    "analysis-worker": 1,
+    "beat": 1,
+}
+# The services whose containers start bot containers, and so get the Docker socket.
+SANDBOXED = ("worker", "tables-worker")
+DOCKER_SOCKET = "/var/run/docker.sock"
 SLOW_BOT = Path(__file__).with_name("slow_bot.py")
 BOT_NAME = "slowpoke"
 ADMIN = "admin"  # as the README creates it
@@ -131,7 +146,11 @@ class Stack:
 def _remove(stack: Stack) -> None:
     """The project's containers, networks and volumes, and the bot containers its
     workers started (siblings, which compose does not know)."""
-    hosts = {container.attrs["Config"]["Hostname"] for container in stack.containers("worker")}
+    hosts = {
+        container.attrs["Config"]["Hostname"]
+        for service in SANDBOXED
+        for container in stack.containers(service)
+    }
     stack.compose("down", "--volumes", "--remove-orphans", "--timeout", "5")
     for container in stack.containers():
         container.remove(force=True, v=True)
@@ -215,7 +234,7 @@ def _assert_separate_hosts(stack: Stack, workers: list[Any]) -> None:
         assert not worker.attrs["HostConfig"]["NetworkMode"].startswith("container:")
         assert list(worker.attrs["NetworkSettings"]["Networks"]) == [f"{PROJECT}_default"]
         mounts = worker.attrs["Mounts"]
-        assert [mount["Destination"] for mount in mounts] == ["/var/run/docker.sock"]
+        assert [mount["Destination"] for mount in mounts] == [DOCKER_SOCKET]
         assert not web_mounts & {mount.get("Name") for mount in mounts}
     assert len(hostnames) == 2
     for service in ("postgres", "redis"):
@@ -223,7 +242,36 @@ def _assert_separate_hosts(stack: Stack, workers: list[Any]) -> None:
         assert not any(container.attrs["NetworkSettings"]["Ports"].values())
 
 
-def _upload(stack: Stack) -> int:
+def _assert_queues_split(stack: Stack, services: dict[str, list[Any]]) -> None:
+    """Every worker consumes what `make run`'s does, as the workers themselves answer:
+    the match workers every queue but the analyses' and the tables'; those have a
+    worker each. Only the workers that run bots have the Docker socket."""
+    [web] = stack.containers("web")
+    script = (
+        "import json; from arena.celery import app; "
+        "print(json.dumps(app.control.inspect(timeout=10).active_queues()))"
+    )
+    result = web.exec_run(["python", "manage.py", "shell", "-c", script], stderr=False)
+    assert result.exit_code == 0, result.output.decode()
+    answered = json.loads(result.output.decode().strip().splitlines()[-1])
+    by_name: dict[str, list[set[str]]] = {}
+    for node, queues in answered.items():
+        by_name.setdefault(node.split("@")[0], []).append({queue["name"] for queue in queues})
+    assert sorted(by_name) == ["analysis", "tables", "worker"], answered
+    assert by_name["analysis"] == [{"analysis"}]
+    assert by_name["tables"] == [{"tables"}]
+    assert len(by_name["worker"]) == 2
+    for queues in by_name["worker"]:
+        assert {"arena", "tournaments", "qualification", "notifications"} <= queues
+        assert not queues & {"analysis", "tables"}, queues
+    for service, containers in services.items():
+        for container in containers:
+            mounts = [mount["Destination"] for mount in container.attrs["Mounts"]]
+            assert (DOCKER_SOCKET in mounts) == (service in SANDBOXED), (service, mounts)
+
+
+def _session(stack: Stack) -> requests.Session:
+    """The admin's API session."""
     session = requests.Session()
     answer = session.post(
         f"{stack.url}/api/v1/auth/token/",
@@ -232,6 +280,30 @@ def _upload(stack: Stack) -> int:
     )
     assert answer.status_code == 200, answer.text
     session.headers["Authorization"] = f"Token {answer.json()['token']}"
+    return session
+
+
+def _analyse(stack: Stack, session: requests.Session) -> None:
+    """One of the uploaded bot's games analysed, on the analysis worker."""
+    [[game_id]] = stack.sql(
+        "SELECT g.id FROM matches_game g JOIN matches_matchseat s ON s.match_id = g.match_id"
+        f" JOIN bots_bot b ON b.id = s.bot_id WHERE b.name = '{BOT_NAME}'"
+        " ORDER BY g.id LIMIT 1"
+    )
+    url = f"{stack.url}/api/v1/games/{game_id}/analysis/"
+    answer = session.post(url, timeout=30)
+    assert answer.status_code == 201, answer.text
+
+    def finished() -> dict[str, Any] | None:
+        analysis = session.get(url, timeout=30).json()
+        return analysis if analysis["state"] in ("done", "failed") else None
+
+    analysis = wait_for(finished, timeout=300, what="the analysis of a game", every=3)
+    assert analysis["state"] == "done", analysis
+    assert analysis["decisions_done"] == analysis["decisions_total"] > 0
+
+
+def _upload(stack: Stack, session: requests.Session) -> int:
     with SLOW_BOT.open("rb") as code:
         answer = session.post(
             f"{stack.url}/api/v1/bots/upload/",
@@ -308,12 +380,14 @@ def _assert_every_result_recorded_once(stack: Stack) -> None:
 def test_the_production_stack_plays_through_a_dead_worker(stack: Stack) -> None:
     # `up` returned once the site was healthy (the workers wait for it); the workers'
     # first health checks run while the bot qualifies.
-    _upload(stack)
+    session = _session(stack)
+    _upload(stack, session)
     services = wait_for(
         lambda: _healthy(stack), timeout=120, what="every service to be healthy", every=3
     )
     workers = services["worker"]
     _assert_separate_hosts(stack, workers)
+    _assert_queues_split(stack, services)
     by_host = {worker.attrs["Config"]["Hostname"]: worker for worker in workers}
     wait_for(
         lambda: set(_done_by_host(stack)) == set(by_host),
@@ -352,6 +426,8 @@ def test_the_production_stack_plays_through_a_dead_worker(stack: Stack) -> None:
     _assert_every_result_recorded_once(stack)
     listed = requests.get(f"{stack.url}/api/v1/matches/?bot={BOT_NAME}", timeout=30).json()
     assert any(match["id"] == match_id for match in listed["results"]), listed
+
+    _analyse(stack, session)
 
     # Started again (same hostname), the worker removes what its predecessor left.
     victim.start()

@@ -30,8 +30,9 @@ class Analysis(models.Model):
     decisions_total = models.PositiveIntegerField(default=0)
     error = models.TextField(blank=True)
     attempts = models.PositiveSmallIntegerField(default=0)
-    # A worker holds a running analysis until then; a request after it runs out
-    # sends the task again (the worker died, or its message was lost).
+    # A worker holds a running analysis until then; once it runs out the sweeper (or
+    # a request) sends the task again (the worker died). On a queued analysis sent
+    # again, when to send it once more (its message was lost); None before that.
     lease_expires_at = models.DateTimeField(null=True, blank=True)
     created_at = models.DateTimeField(auto_now_add=True)
     started_at = models.DateTimeField(null=True, blank=True)

@@ -3,10 +3,11 @@
 from __future__ import annotations
 
 from dataclasses import dataclass
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
+from django.db.models import Q, QuerySet
 from django.utils import timezone
 
 from arena.matches.models import Game, Match
@@ -54,15 +55,35 @@ def analysis_current(*, game: Game) -> Analysis | None:
     return Analysis.objects.filter(game=game, settings_key=analysis_settings().key).first()
 
 
-def analysis_is_stalled(*, analysis: Analysis) -> bool:
-    """Queued or running for longer than a worker can take: its worker died or its
-    message was lost, and asking again sends it once more."""
-    now = timezone.now()
+def analysis_is_stalled(*, analysis: Analysis, now: datetime | None = None) -> bool:
+    """Queued or running past its time: its worker died or its message was lost, and
+    the sweeper (or a request) sends it again. `analyses_stalled` is the same rule
+    as a query.
+
+    A running analysis is stalled when its lease ran out. A queued one carries no
+    lease until it has been sent again; then `lease_expires_at` is when to send it
+    once more (services._analysis_resend), else a lease after it was created."""
+    now = now or timezone.now()
+    if analysis.state not in (Analysis.State.QUEUED, Analysis.State.RUNNING):
+        return False
+    if analysis.lease_expires_at is not None:
+        return analysis.lease_expires_at < now
     if analysis.state == Analysis.State.RUNNING:
-        return analysis.lease_expires_at is None or analysis.lease_expires_at < now
-    if analysis.state == Analysis.State.QUEUED:
-        return analysis.created_at < now - timedelta(seconds=analysis_lease_seconds())
-    return False
+        return True
+    return analysis.created_at < now - timedelta(seconds=analysis_lease_seconds())
+
+
+def analyses_stalled(*, now: datetime | None = None) -> QuerySet[Analysis]:
+    """Every stalled analysis (`analysis_is_stalled`, as a query)."""
+    now = now or timezone.now()
+    without_lease = Q(lease_expires_at__isnull=True) & (
+        Q(state=Analysis.State.RUNNING)
+        | Q(created_at__lt=now - timedelta(seconds=analysis_lease_seconds()))
+    )
+    return Analysis.objects.filter(
+        Q(lease_expires_at__lt=now) | without_lease,
+        state__in=(Analysis.State.QUEUED, Analysis.State.RUNNING),
+    )
 
 
 @dataclass(frozen=True)

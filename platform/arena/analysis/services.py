@@ -3,15 +3,16 @@ and the run itself, which stores each decision as soon as it is computed.
 
 The run is the Celery task ANALYSE_TASK (`arena.analysis.tasks`) on its own queue,
 ARENA_ANALYSIS_QUEUE. A worker claims the analysis under a row lock and holds it
-for `analysis_lease_seconds()`; a request for an analysis whose worker is gone
-sends the task again, which starts it over.
+for `analysis_lease_seconds()`. An analysis whose worker is gone, or whose message
+was lost, is sent again by the periodic sweep (`analyses_resend_stalled`) or by
+the next request for it, whichever comes first; the claim then starts it over.
 """
 
 from __future__ import annotations
 
 import logging
 import time
-from datetime import timedelta
+from datetime import datetime, timedelta
 from typing import Any
 
 from django.conf import settings
@@ -34,6 +35,7 @@ from sandbox.analysis import (
 from .models import Analysis, AnalysisDecision
 from .selectors import (
     analyses_left_today,
+    analyses_stalled,
     analysis_is_stalled,
     analysis_lease_seconds,
     analysis_request_refusal,
@@ -43,6 +45,7 @@ from .selectors import (
 logger = logging.getLogger(__name__)
 
 ANALYSE_TASK = "arena.analysis.analyse_game"
+SWEEP_TASK = "arena.analysis.sweep_stalled_analyses"
 # Runs started over after their worker died, before the analysis is failed.
 MAX_ATTEMPTS = 3
 
@@ -63,7 +66,7 @@ def analysis_request(*, user: Any, game: Game) -> Analysis:
         )
         if existing is not None:
             if analysis_is_stalled(analysis=existing):
-                task_queue_on_commit(ANALYSE_TASK, existing.pk)
+                _analysis_resend(existing, now=timezone.now())
             return existing
         if not user.is_staff and analyses_left_today(user=user) <= 0:
             raise ValidationError(
@@ -79,6 +82,32 @@ def analysis_request(*, user: Any, game: Game) -> Analysis:
         )
         task_queue_on_commit(ANALYSE_TASK, analysis.pk)
     return analysis
+
+
+def analyses_resend_stalled(*, now: datetime | None = None, limit: int = 100) -> list[int]:
+    """Send the task again for every stalled analysis (`analyses_stalled`): a
+    worker that died in a run, a message the broker lost. The claim decides what
+    happens next (a start over, or the failure at MAX_ATTEMPTS). Returns the ids,
+    sent on commit; rows a request holds are left to it."""
+    now = now or timezone.now()
+    with transaction.atomic():
+        stalled = list(
+            analyses_stalled(now=now).select_for_update(skip_locked=True).order_by("pk")[:limit]
+        )
+        for analysis in stalled:
+            _analysis_resend(analysis, now=now)
+    return [analysis.pk for analysis in stalled]
+
+
+def _analysis_resend(analysis: Analysis, *, now: datetime) -> None:
+    """Queue the stalled analysis again and send its task on commit. Until a worker
+    claims it, its lease is the time to send it once more: a long queue gets one
+    extra message per analysis per lease, not one per sweep (a duplicate is
+    harmless: the claim takes an analysis once). Expects the row lock."""
+    analysis.state = Analysis.State.QUEUED
+    analysis.lease_expires_at = now + timedelta(seconds=analysis_lease_seconds())
+    analysis.save(update_fields=["state", "lease_expires_at"])
+    task_queue_on_commit(ANALYSE_TASK, analysis.pk)
 
 
 def _analysis_claim(*, analysis_id: int) -> Analysis | None:

@@ -1,5 +1,5 @@
-"""The analysis task: thin, an id in, nothing out, on ARENA_ANALYSIS_QUEUE (routed
-there by name in the settings)."""
+"""The analysis tasks: thin, ids in, nothing out, on ARENA_ANALYSIS_QUEUE (routed
+there by name in the settings, `arena.analysis.*`)."""
 
 from __future__ import annotations
 
@@ -7,7 +7,7 @@ from celery import shared_task
 from django.conf import settings
 from django.db import InterfaceError, OperationalError
 
-from .services import ANALYSE_TASK, analysis_run
+from .services import ANALYSE_TASK, SWEEP_TASK, analyses_resend_stalled, analysis_run
 
 
 @shared_task(
@@ -23,3 +23,11 @@ from .services import ANALYSE_TASK, analysis_run
 )
 def analyse_game(analysis_id: int) -> None:
     analysis_run(analysis_id=analysis_id)
+
+
+# Beat's, every ARENA_ANALYSIS_SWEEP_SECONDS. On the analyses' queue like the rest:
+# it runs where analyses run, so a site with no analysis worker piles up no
+# messages, and while the worker is busy the sweep waits (`expires` drops it).
+@shared_task(name=SWEEP_TASK, time_limit=60)
+def sweep_stalled_analyses() -> None:
+    analyses_resend_stalled()

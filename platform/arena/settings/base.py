@@ -176,7 +176,8 @@ CELERY_TIMEZONE = TIME_ZONE
 CELERY_TASK_DEFAULT_QUEUE = env_str("ARENA_CELERY_QUEUE", "arena")
 # Notifications (emails, webhook calls) have their own queue: a slow or dead
 # receiver waits on it, never in front of a match. A worker started without -Q
-# consumes every declared queue (`make run`, compose); a deployment may give the
+# consumes every declared queue but those it excludes (`make run`'s and compose's
+# match workers: the analyses' and the tables'); a deployment may give the
 # notifications queue its own worker (`celery worker -Q notifications`).
 ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications")
 # Each kind of work has its queue, so that none waits behind another's backlog (a
@@ -187,10 +188,14 @@ ARENA_NOTIFICATIONS_QUEUE = env_str("ARENA_NOTIFICATIONS_QUEUE", "notifications"
 ARENA_TOURNAMENTS_QUEUE = env_str("ARENA_TOURNAMENTS_QUEUE", "tournaments")
 ARENA_QUALIFICATION_QUEUE = env_str("ARENA_QUALIFICATION_QUEUE", "qualification")
 # Replay analyses (arena.analysis) run a search for minutes: their own queue, and
-# under `make run` their own worker process, so a match never waits behind one.
+# under `make run` and compose their own worker process, so a match never waits
+# behind one.
 ARENA_ANALYSIS_QUEUE = env_str("ARENA_ANALYSIS_QUEUE", "analysis")
+# How often beat sends the analyses' sweep, which sends again an analysis whose
+# worker died or whose message was lost (arena.analysis.services).
+ARENA_ANALYSIS_SWEEP_SECONDS = env_int("ARENA_ANALYSIS_SWEEP_SECONDS", 60, minimum=5)
 # A table with a person (arena.matches.tables) holds its worker for as long as the
-# person plays: its own queue, and under `make run` its own worker process.
+# person plays: its own queue, and under `make run` and compose its own workers.
 ARENA_TABLES_QUEUE = env_str("ARENA_TABLES_QUEUE", "tables")
 
 
@@ -231,7 +236,7 @@ CELERY_TASK_QUEUES, CELERY_TASK_ROUTES = celery_routing(
     analysis=ARENA_ANALYSIS_QUEUE,
     tables=ARENA_TABLES_QUEUE,
 )
-# Periodic jobs (arena.play.tasks). `expires` drops a run that waited
+# Periodic jobs (arena.play.tasks, arena.analysis.tasks). `expires` drops a run that waited
 # longer than its period behind busy workers: the next one will do the same work.
 CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
     "ladder-matchmaking": {
@@ -258,6 +263,11 @@ CELERY_BEAT_SCHEDULE: dict[str, dict[str, object]] = {
         "task": "arena.matches.cleanup_sandbox_orphans",
         "schedule": 600.0,
         "options": {"expires": 600},
+    },
+    "sweep-stalled-analyses": {
+        "task": "arena.analysis.sweep_stalled_analyses",
+        "schedule": float(ARENA_ANALYSIS_SWEEP_SECONDS),
+        "options": {"expires": ARENA_ANALYSIS_SWEEP_SECONDS},
     },
 }
 CELERY_BEAT_SCHEDULE_FILENAME = str(VAR_DIR / "celery" / "beat-schedule")

@@ -7,8 +7,8 @@ from pathlib import Path
 
 from django.conf import settings
 
-from arena.analysis.services import ANALYSE_TASK
-from arena.analysis.tasks import analyse_game
+from arena.analysis.services import ANALYSE_TASK, SWEEP_TASK
+from arena.analysis.tasks import analyse_game, sweep_stalled_analyses
 from arena.celery import app
 from arena.core.processes import arena_children
 from tests.support.worker import worker_argv
@@ -24,6 +24,16 @@ def test_the_task_is_routed_to_the_analysis_queue():
     assert match_route["queue"].name == settings.CELERY_TASK_DEFAULT_QUEUE
     assert analyse_game.name == ANALYSE_TASK
     assert analyse_game.time_limit == settings.ARENA_ANALYSIS_GAME_SECONDS + 60
+
+
+def test_beat_sweeps_stalled_analyses_on_the_analysis_queue():
+    [entry] = [e for e in settings.CELERY_BEAT_SCHEDULE.values() if e["task"] == SWEEP_TASK]
+    assert entry["schedule"] == settings.ARENA_ANALYSIS_SWEEP_SECONDS
+    assert entry["options"]["expires"] == settings.ARENA_ANALYSIS_SWEEP_SECONDS
+    assert sweep_stalled_analyses.name == SWEEP_TASK
+    assert SWEEP_TASK in app.tasks
+    route = app.amqp.router.route({}, SWEEP_TASK, args=())
+    assert route["queue"].name == settings.ARENA_ANALYSIS_QUEUE
 
 
 def test_make_run_gives_analyses_a_worker_of_their_own():

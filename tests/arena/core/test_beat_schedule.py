@@ -11,6 +11,7 @@ CORE_JOBS = {
     "arena.matches.sweep_expired_leases",
     "arena.bots.requeue_stale_qualifications",
     "arena.matches.cleanup_sandbox_orphans",
+    "arena.analysis.sweep_stalled_analyses",
 }
 
 

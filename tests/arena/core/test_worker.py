@@ -1,10 +1,14 @@
 """A real Celery worker process runs tasks sent through the configured broker."""
 
+from types import SimpleNamespace
+
 import pytest
+from django.conf import settings as django_settings
 from django.core.management import call_command
 from django.core.management.base import CommandError
 from django.db import connection
 
+import arena.celery
 from arena.core.tasks import probe
 from tests.sandbox.harness import require_backend
 from tests.support.worker import start_worker, stop_worker
@@ -74,3 +78,39 @@ def test_worker_health_fails_when_no_worker_answers(db, settings):
     settings.ARENA_SANDBOX_BACKEND = "docker"
     with pytest.raises(CommandError, match=r"worker@nobody-here did not answer within 0\.5 s"):
         call_command("arena_worker_health", "--node", "worker@nobody-here", "--timeout", "0.5")
+
+
+@pytest.mark.redis
+def test_worker_health_without_sandbox_checks_only_that_the_worker_answers(db, settings):
+    # The analysis worker has no sandbox: the tests' subprocess backend is no reason.
+    settings.ARENA_SANDBOX_BACKEND = "subprocess"
+    with pytest.raises(CommandError, match=r"analysis@nobody-here did not answer within 0\.5 s"):
+        call_command(
+            "arena_worker_health",
+            "--without-sandbox",
+            "--node",
+            "analysis@nobody-here",
+            "--timeout",
+            "0.5",
+        )
+
+
+def consumer_of(*queues: str) -> SimpleNamespace:
+    """What worker_ready sends: the consumer, whose app says what it consumes."""
+    selected = SimpleNamespace(consume_from={name: object() for name in queues})
+    return SimpleNamespace(app=SimpleNamespace(amqp=SimpleNamespace(queues=selected)))
+
+
+def test_a_worker_that_runs_no_bots_neither_cleans_up_nor_checks_a_sandbox(monkeypatch):
+    cleaned: list[str] = []
+    monkeypatch.setattr(arena.celery.sandbox, "cleanup_orphans", lambda: cleaned.append("x") or 0)
+    analysis = django_settings.ARENA_ANALYSIS_QUEUE
+    notifications = django_settings.ARENA_NOTIFICATIONS_QUEUE
+    assert not arena.celery.runs_bots(consumer_of(analysis))
+    assert not arena.celery.runs_bots(consumer_of(analysis, notifications))
+    arena.celery.clean_up_after_dead_workers(sender=consumer_of(analysis))
+    assert cleaned == []
+    for bots in (django_settings.ARENA_TABLES_QUEUE, django_settings.CELERY_TASK_DEFAULT_QUEUE):
+        assert arena.celery.runs_bots(consumer_of(analysis, bots))
+        arena.celery.clean_up_after_dead_workers(sender=consumer_of(bots))
+    assert cleaned == ["x", "x"]

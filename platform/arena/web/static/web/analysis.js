@@ -221,6 +221,8 @@
     else if (analysis.state === "failed") node.textContent = "The analysis failed: " + analysis.error;
     else if (analysis.state === "running") node.textContent = "Running: " + analysis.decisions_done + " of " + analysis.decisions_total + " decisions analysed (" + analysis.percent + "%).";
     else node.textContent = "Queued: it starts when an analysis worker is free.";
+    var retry = $("analysis-retry-form");
+    if (retry) retry.hidden = !analysis.stalled;
   }
 
   function show() {
@@ -232,8 +234,9 @@
     verdict(current);
   }
 
-  // A stalled analysis (its worker is gone) waits for someone to ask again.
-  function live() { return !analysis.stalled && (analysis.state === "queued" || analysis.state === "running"); }
+  // A stalled analysis (its worker is gone) is still polled: the sweeper sends it
+  // again within a minute or so, and a request at once.
+  function live() { return analysis.state === "queued" || analysis.state === "running"; }
 
   /* A poll asks only for the decisions it has not seen (`since`), and takes each
      seat's mistakes afresh (a later decision can be worse than a marked one). A

@@ -3,25 +3,19 @@
 from __future__ import annotations
 
 import doctest
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.benchmark_scripts import benchmark_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "ranking.py"
 
 
 @pytest.fixture(scope="module")
 def ranking():
-    sys.path.insert(0, str(SCRIPT.parent))  # as when run: its folder first on the path
-    spec = importlib.util.spec_from_file_location("ranking_benchmark", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
-    sys.path.remove(str(SCRIPT.parent))
+    with benchmark_script("ranking") as module:
+        yield module
 
 
 def test_docstring_examples_hold(ranking):

@@ -2,12 +2,12 @@
 
 from __future__ import annotations
 
-import importlib.util
 import json
-import sys
 from pathlib import Path
 
 import pytest
+
+from tests.support.benchmark_scripts import benchmark_script
 
 SCRIPT = Path(__file__).resolve().parents[1] / "benchmarks" / "search_strength.py"
 # Few playouts a move: the same deals give the same games, fast.
@@ -16,14 +16,8 @@ FAST = ["--lines", "two,four", "--iterations", "4", "--quiet"]
 
 @pytest.fixture(scope="module")
 def strength():
-    sys.path.insert(0, str(SCRIPT.parent))  # as when run: its folder first on the path
-    spec = importlib.util.spec_from_file_location("search_strength_benchmark", SCRIPT)
-    module = importlib.util.module_from_spec(spec)
-    sys.modules[spec.name] = module  # dataclasses look their module up by name
-    spec.loader.exec_module(module)
-    yield module
-    del sys.modules[spec.name]
-    sys.path.remove(str(SCRIPT.parent))
+    with benchmark_script("search_strength") as module:
+        yield module
 
 
 def line_rows(output: str) -> dict[str, list[str]]:

@@ -19,6 +19,7 @@ import engine
 from bots_examples import builtin_bots, greedy_bot, heuristic_bot, random_bot, search_bot
 from engine.bot import attack_value, legal_plays, longest_suit, rank, run, suit
 from engine.cards import CODES
+from tests.support.benchmark_scripts import benchmark_script
 
 REPO = Path(__file__).resolve().parents[2]
 EXAMPLES = REPO / "bots_examples"
@@ -197,9 +198,8 @@ def test_the_random_bot_plays_a_deal_the_same_way_every_time():
 def win_rate(hero: str, rival: str, games: int) -> float:
     # The function `benchmarks/engine_speed.py --bots 1000` reports the win rates with, so
     # the test and the benchmark measure the same thing.
-    from benchmarks.engine_speed import win_rate as measured
-
-    return measured(hero, rival, games)[0]
+    with benchmark_script("engine_speed") as engine_speed:
+        return engine_speed.win_rate(hero, rival, games)[0]
 
 
 # The strength the example bots must show, over 1000 two-player games (about a

@@ -14,6 +14,12 @@ Lines (``--lines``, comma-separated; all by default):
 - ``oracle``: the ``two`` line for a search bot that sees every hand and the pile
   order (it deals the true state instead of a sample): how far the game's luck
   lets any bot go against the heuristic one.
+- ``versus``: 2 seats, the ISMCTS search (``search_ismcts.IsmctsPlayer``) against
+  the flat one (PIMC, ``SearchPlayer``) at the same budget; ISMCTS's win rate,
+  and a sentence on which method the interval says is stronger, if either.
+- ``ismcts``: the ``two`` line for the ISMCTS search.
+
+``--lines two,ismcts,versus`` compares the two methods in one run.
 
 Duplicate deals: every deal is played once with the bot under test in each seat
 of the table, so each line's games come in groups of as many games as seats, on
@@ -34,12 +40,13 @@ from typing import Any
 import engine
 from bots_examples import heuristic_bot
 from bots_examples.search_bot import SearchPlayer, _Beliefs
+from bots_examples.search_ismcts import IsmctsPlayer
 from engine.cards import CARD_OF, CODES, SUIT_INDEX
 from engine.state import GameState
 from engine.tables import CATCH, DRAW, PASS, play_action
 from sandbox.cli import wilson_interval
 
-LINES = ("two", "four", "reverse", "budgets", "oracle")
+LINES = ("two", "four", "reverse", "budgets", "oracle", "versus", "ismcts")
 BUDGETS_MS = (25, 50, 100, 200)
 Bot = Callable[[dict[str, Any]], Any]
 
@@ -83,7 +90,8 @@ def play_line(line: Line, *, games: int, seed: int, progress: bool) -> Tally:
         if progress:
             rate = tally.wins / tally.games
             print(
-                f"\r{line.label}: {tally.games}/{deals * line.players} games, {rate:.1%}",
+                f"\r{line.label}: {tally.wins} wins in {tally.games}"
+                f"/{deals * line.players} games, {rate:.1%}",
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -199,6 +207,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def search(ms: int) -> Callable[[int], Bot]:
         return lambda bot_seed: SearchPlayer(seed=bot_seed, **budget(ms))
 
+    def ismcts(ms: int) -> Callable[[int], Bot]:
+        return lambda bot_seed: IsmctsPlayer(seed=bot_seed, **budget(ms))
+
     heuristic = heuristic_bot.make_bot
     ms = args.budget_ms
     lines: list[Line] = []
@@ -219,6 +230,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
         elif name == "oracle":
             lines.append(oracle_line(f"2 seats, oracle, {ms} ms", budget=budget(ms)))
+        elif name == "versus":
+            lines.append(
+                Line(f"2 seats, ISMCTS v PIMC, {ms} ms", 2, ismcts(ms), search(ms), "ismcts")
+            )
+        elif name == "ismcts":
+            lines.append(Line(f"2 seats, ISMCTS, {ms} ms", 2, ismcts(ms), heuristic, "ismcts"))
     clock_name = (
         f"{args.iterations} playouts per move"
         if args.iterations
@@ -236,7 +253,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             f" {tally.wins / tally.games:>8.1%}  {low:.1%}-{high:.1%}",
             flush=True,
         )
+        if line.other is not heuristic and line.tested_name == "ismcts":
+            print(f"  {verdict(low, high)}", flush=True)
     return 0
+
+
+def verdict(low: float, high: float) -> str:
+    """What a head-to-head interval of ISMCTS's win rate says of the two methods."""
+    if low > 0.5:
+        return f"ISMCTS is stronger: its win rate's interval ({low:.1%}-{high:.1%}) is above 50%."
+    if high < 0.5:
+        return (
+            f"PIMC is stronger: ISMCTS's win rate's interval ({low:.1%}-{high:.1%}) is below 50%."
+        )
+    return f"Neither is clearly stronger: the interval ({low:.1%}-{high:.1%}) holds 50%."
 
 
 if __name__ == "__main__":

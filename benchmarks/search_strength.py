@@ -14,6 +14,12 @@ Lines (``--lines``, comma-separated; all by default):
 - ``oracle``: the ``two`` line for a search bot that sees every hand and the pile
   order (it deals the true state instead of a sample): how far the game's luck
   lets any bot go against the heuristic one.
+- ``versus``: 2 seats, the ISMCTS search (``search_ismcts.IsmctsPlayer``) against
+  the flat one (PIMC, ``SearchPlayer``) at the same budget; ISMCTS's win rate,
+  and a sentence on which method the interval says is stronger, if either.
+- ``ismcts``: the ``two`` line for the ISMCTS search.
+
+``--lines two,ismcts,versus`` compares the two methods in one run.
 
 Duplicate deals: every deal is played once with the bot under test in each seat
 of the table, so each line's games come in groups of as many games as seats, on
@@ -49,13 +55,14 @@ from machine import cpu_model
 import engine
 from bots_examples import heuristic_bot
 from bots_examples.search_bot import SearchPlayer, _Beliefs
+from bots_examples.search_ismcts import IsmctsPlayer
 from engine.cards import CARD_OF, CODES, SUIT_INDEX
 from engine.state import GameState
 from engine.tables import CATCH, DRAW, PASS, play_action
 from sandbox.cli import wilson_interval
 
 REPO = Path(__file__).resolve().parent.parent
-LINES = ("two", "four", "reverse", "budgets", "oracle")
+LINES = ("two", "four", "reverse", "budgets", "oracle", "versus", "ismcts")
 BUDGETS_MS = (25, 50, 100, 200)
 Bot = Callable[[dict[str, Any]], Any]
 
@@ -147,7 +154,8 @@ def play_line(
         if progress:
             rate = tally.wins / tally.games
             print(
-                f"\r{line.label}: {tally.games}/{deals * line.players} games, {rate:.1%}",
+                f"\r{line.label}: {tally.wins} wins in {tally.games}"
+                f"/{deals * line.players} games, {rate:.1%}",
                 end="",
                 file=sys.stderr,
                 flush=True,
@@ -266,6 +274,9 @@ def main(argv: Sequence[str] | None = None) -> int:
     def search(ms: int) -> Callable[[int], Bot]:
         return lambda bot_seed: SearchPlayer(seed=bot_seed, **budget(ms))
 
+    def ismcts(ms: int) -> Callable[[int], Bot]:
+        return lambda bot_seed: IsmctsPlayer(seed=bot_seed, **budget(ms))
+
     def per_move(ms: int) -> str:
         return f"{args.iterations} playouts" if args.iterations else f"{ms} ms"
 
@@ -295,6 +306,12 @@ def main(argv: Sequence[str] | None = None) -> int:
             ]
         elif name == "oracle":
             lines.append(oracle_line(f"2 seats, oracle, {per_move(ms)}", budget=budget(ms)))
+        elif name == "versus":
+            label = f"2 seats, ISMCTS v PIMC, {per_move(ms)}"
+            lines.append(Line(label, 2, ismcts(ms), search(ms), "ismcts"))
+        elif name == "ismcts":
+            label = f"2 seats, ISMCTS, {per_move(ms)}"
+            lines.append(Line(label, 2, ismcts(ms), heuristic, "ismcts"))
     clock_name = (
         f"{args.iterations} playouts per move"
         if args.iterations
@@ -324,7 +341,20 @@ def main(argv: Sequence[str] | None = None) -> int:
             + (f"  {tally.recorded:>5}" if record is not None else ""),
             flush=True,
         )
+        if line.other is not heuristic and line.tested_name == "ismcts":
+            print(f"  {verdict(low, high)}", flush=True)
     return 0
+
+
+def verdict(low: float, high: float) -> str:
+    """What a head-to-head interval of ISMCTS's win rate says of the two methods."""
+    if low > 0.5:
+        return f"ISMCTS is stronger: its win rate's interval ({low:.1%}-{high:.1%}) is above 50%."
+    if high < 0.5:
+        return (
+            f"PIMC is stronger: ISMCTS's win rate's interval ({low:.1%}-{high:.1%}) is below 50%."
+        )
+    return f"Neither is clearly stronger: the interval ({low:.1%}-{high:.1%}) holds 50%."
 
 
 if __name__ == "__main__":

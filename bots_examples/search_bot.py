@@ -530,8 +530,34 @@ class SearchPlayer:
             iterations = MAX_ITERATIONS
         rng = random.Random(f"{self.seed}:{beliefs.game}:{message['type']}:{message['turn']}")
         deal = beliefs.dealer(message, rng)
-        root = deal(rng)
-        moves = _moves(root)
+        moves = _moves(deal(rng))
+        wins, visits = self._search(
+            moves, deal, rng, beliefs=beliefs, iterations=iterations, deadline=deadline
+        )
+        values = [
+            ActionValue(_reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i])
+            for i, move in enumerate(moves)
+        ]
+        # Stable: among equal estimates the engine's order (plays first, draw last) stays.
+        return sorted(values, key=self._rank)
+
+    @staticmethod
+    def _rank(value: ActionValue) -> tuple[float, float]:
+        """Best first: the highest win rate (every move has as many playouts)."""
+        return (-value.win, -value.visits)
+
+    def _search(
+        self,
+        moves: list[Move],
+        deal: Callable[[random.Random], GameState],
+        rng: random.Random,
+        *,
+        beliefs: _Beliefs,
+        iterations: int,
+        deadline: float | None,
+    ) -> tuple[list[int], list[int]]:
+        """Wins and playouts of each move: ``iterations`` playouts, fewer if the
+        clock reaches ``deadline`` first."""
         seat = beliefs.seat
         worths = beliefs.worths
         wins = [0] * len(moves)
@@ -556,12 +582,7 @@ class SearchPlayer:
                 visits[index] += 1
                 wins[index] += playout(trial, random.Random(playout_seed), worths) == seat
                 done += 1
-        values = [
-            ActionValue(_reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i])
-            for i, move in enumerate(moves)
-        ]
-        # Stable: among equal estimates the engine's order (plays first, draw last) stays.
-        return sorted(values, key=lambda v: (-v.win, -v.visits))
+        return wins, visits
 
     def _budget(self, message: Message, budget_ms: int | None) -> float:
         """Milliseconds to think: the budget, at most a third of the reply's

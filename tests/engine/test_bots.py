@@ -16,7 +16,14 @@ import pytest
 
 import bots_examples
 import engine
-from bots_examples import builtin_bots, greedy_bot, heuristic_bot, random_bot, search_bot
+from bots_examples import (
+    builtin_bots,
+    greedy_bot,
+    heuristic_bot,
+    random_bot,
+    search_bot,
+    search_ismcts,
+)
 from engine.bot import attack_value, legal_plays, longest_suit, rank, run, suit
 from engine.cards import CODES
 from tests.support.benchmark_scripts import benchmark_script
@@ -85,7 +92,7 @@ def test_the_examples_docstrings_run():
     result = doctest.testmod(bots_examples)
     assert result.failed == 0
     assert result.attempted >= 3
-    for module in (greedy_bot, heuristic_bot, random_bot, search_bot):
+    for module in (greedy_bot, heuristic_bot, random_bot, search_bot, search_ismcts):
         assert doctest.testmod(module).failed == 0
 
 

@@ -1,5 +1,6 @@
-"""The search bot (bots_examples/search_bot.py): its interface, its beliefs, that it
-plays legally and in time on every preset at every table size, and that its analysis
+"""The search bot (bots_examples/search_bot.py) and its ISMCTS variant
+(bots_examples/search_ismcts.py): the interface, the beliefs, that both play
+legally and in time on every preset at every table size, and that their analysis
 is a pure function of the seat's own messages."""
 
 from __future__ import annotations
@@ -15,12 +16,15 @@ from typing import Any
 import pytest
 
 import engine
-from bots_examples import builtin_bots, heuristic_bot, search_bot
+from bots_examples import builtin_bots, heuristic_bot, search_bot, search_ismcts
 from bots_examples.search_bot import ActionValue, SearchPlayer
+from bots_examples.search_ismcts import IsmctsPlayer
 from engine.cards import CARD_OF, CODES
 from engine.state import GameState
 
 REPO = Path(__file__).resolve().parents[2]
+# Both methods, for the tests every search must pass.
+METHODS = pytest.mark.parametrize("method", [SearchPlayer, IsmctsPlayer], ids=["pimc", "ismcts"])
 
 
 class Recorder:
@@ -48,8 +52,10 @@ def seat_messages(seed: int, players: int = 3, ruleset: str = "korean") -> list[
     return witness.messages
 
 
-def analyse_all(messages: list[dict[str, Any]], **options: Any) -> list[list[ActionValue]]:
-    player = SearchPlayer(seed=3, iterations=60, **options)
+def analyse_all(
+    messages: list[dict[str, Any]], method: type[SearchPlayer] = SearchPlayer, **options: Any
+) -> list[list[ActionValue]]:
+    player = method(seed=3, iterations=60, **options)
     out = []
     for message in messages:
         player.observe(message)
@@ -63,13 +69,12 @@ def test_it_is_a_builtin_example():
     assert isinstance(search_bot.make_bot(1), SearchPlayer)
 
 
+@METHODS
 @pytest.mark.parametrize("ruleset", engine.PRESET_NAMES)
-def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
+def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(method, ruleset):
     budget_ms = 4
     for players in range(engine.MIN_PLAYERS, engine.MAX_PLAYERS + 1):
-        searcher = Recorder(
-            SearchPlayer(seed=players, budget_ms=budget_ms, clock=time.process_time)
-        )
+        searcher = Recorder(method(seed=players, budget_ms=budget_ms, clock=time.process_time))
         others = [heuristic_bot.make_bot(s) for s in range(players - 1)]
         seat = players // 2
         bots = [*others[:seat], searcher, *others[seat:]]
@@ -82,9 +87,10 @@ def test_it_plays_every_preset_at_every_table_size_legally_and_in_time(ruleset):
         assert max(searcher.seconds) < budget_ms / 1000 + 0.05, (players, max(searcher.seconds))
 
 
-def test_a_turn_lists_every_legal_reply_best_first():
+@METHODS
+def test_a_turn_lists_every_legal_reply_best_first(method):
     messages = seat_messages(seed=2)
-    player = SearchPlayer(seed=1, iterations=200)
+    player = method(seed=1, iterations=200)
     checked = 0
     for message in messages:
         player.observe(message)
@@ -99,14 +105,15 @@ def test_a_turn_lists_every_legal_reply_best_first():
                 expected.add(("play", code, None))
         got = {(v.reply["action"], v.reply.get("card"), v.reply.get("suit")) for v in values}
         assert got == expected
-        assert [v.win for v in values] == sorted((v.win for v in values), reverse=True)
+        assert values == sorted(values, key=method._rank)
         assert sum(v.visits for v in values) == 200
         assert all(0.0 <= v.win <= 1.0 for v in values)
         checked += 1
     assert checked >= 5
 
 
-def test_a_catch_is_weighed_against_a_pass():
+@METHODS
+def test_a_catch_is_weighed_against_a_pass(method):
     start = {
         "type": "start",
         "seat": 1,
@@ -132,7 +139,7 @@ def test_a_catch_is_weighed_against_a_pass():
         "legal": [],
         "events": [],
     }
-    player = SearchPlayer(seed=2, iterations=2000)
+    player = method(seed=2, iterations=2000)
     player.observe(start)
     player.observe(catch)
     values = player.analyse(catch)
@@ -142,13 +149,14 @@ def test_a_catch_is_weighed_against_a_pass():
     assert player(catch) == {"action": "catch"}
 
 
-def test_with_iterations_the_analysis_depends_only_on_the_seed_and_the_messages():
+@METHODS
+def test_with_iterations_the_analysis_depends_only_on_the_seed_and_the_messages(method):
     messages = seat_messages(seed=5)
-    first = analyse_all(messages)
-    assert analyse_all(messages) == first
+    first = analyse_all(messages, method)
+    assert analyse_all(messages, method) == first
     # A clock that would end the search at once changes nothing: iterations rule.
-    assert analyse_all(messages, clock=iter(range(0, 10**9, 10**6)).__next__) == first
-    other = SearchPlayer(seed=4, iterations=60)
+    assert analyse_all(messages, method, clock=iter(range(0, 10**9, 10**6)).__next__) == first
+    other = method(seed=4, iterations=60)
     replies = []
     for message in messages:
         other.observe(message)
@@ -157,7 +165,8 @@ def test_with_iterations_the_analysis_depends_only_on_the_seed_and_the_messages(
     assert replies != first
 
 
-def test_the_analysis_sees_only_what_the_seat_saw():
+@METHODS
+def test_the_analysis_sees_only_what_the_seat_saw(method):
     # Two deals that differ only in the cards seat 0 cannot see (the other two
     # hands swapped): seat 0's first message is the same, and so is its analysis.
     state = GameState.new(3, seed=11)
@@ -174,7 +183,7 @@ def test_the_analysis_sees_only_what_the_seat_saw():
     results = []
     for game in (state, other):
         view = game.observation(0)
-        player = SearchPlayer(seed=9, iterations=150)
+        player = method(seed=9, iterations=150)
         player.observe(
             {
                 "type": "start",
@@ -310,10 +319,12 @@ def swapped_hidden_cards(log: dict[str, Any], seat: int) -> dict[str, Any]:
     return json.loads(text)
 
 
-def seat_analyses(log: dict[str, Any], *, seat: int, iterations: int) -> list[list[ActionValue]]:
+def seat_analyses(
+    log: dict[str, Any], *, seat: int, iterations: int, method: type[SearchPlayer] = SearchPlayer
+) -> list[list[ActionValue]]:
     """What a search fed ``seat``'s messages, and nothing else, makes of each of
     its decisions."""
-    player = SearchPlayer(seed=0, iterations=iterations)
+    player = method(seed=0, iterations=iterations)
     analyses = []
     for exchange in engine.seat_messages(log, seat):
         player.observe(exchange.message)
@@ -322,17 +333,69 @@ def seat_analyses(log: dict[str, Any], *, seat: int, iterations: int) -> list[li
     return analyses
 
 
-def test_a_games_analysis_uses_only_what_the_seat_saw():
+@METHODS
+def test_a_games_analysis_uses_only_what_the_seat_saw(method):
     bots = [heuristic_bot.make_bot(s) for s in range(3)]
     log = engine.play_game(bots, seed=8)
     other = swapped_hidden_cards(log, seat=0)
     assert other["deck"] != log["deck"]
     assert other["result"]["hands"] != log["result"]["hands"]
-    first = seat_analyses(log, seat=0, iterations=40)
-    assert seat_analyses(other, seat=0, iterations=40) == first
+    first = seat_analyses(log, seat=0, iterations=40, method=method)
+    assert seat_analyses(other, seat=0, iterations=40, method=method) == first
     # The swap is real: some other seat was told of other cards.
     assert any(
         [x.message for x in engine.seat_messages(other, seat)]
         != [x.message for x in engine.seat_messages(log, seat)]
         for seat in (1, 2)
     )
+
+
+def test_ismcts_follows_only_moves_legal_in_the_deal_and_counts_their_availability():
+    edges: dict[Any, search_ismcts._Edge] = {}
+    # Every legal move is tried once before any is tried again, in order.
+    for expected in (1, 2):
+        move, edge, new = search_ismcts._select(edges, [1, 2])
+        assert (move, new) == (expected, True)
+        edge.visits, edge.wins = 1, expected - 1
+    # A move known from other deals, where it looked the best, but not legal in
+    # this one is neither followed nor counted as available.
+    edges[3] = search_ismcts._Edge()
+    edges[3].visits = edges[3].wins = 1
+    edges[3].available = 50
+    for _ in range(200):
+        move, edge, new = search_ismcts._select(edges, [1, 2])
+        assert move in (1, 2)
+        assert not new
+        edge.visits += 1
+        edge.wins += move == 2
+    assert edges[3].available == 50
+    assert edges[1].available == edges[2].available == 202
+    # UCB1 on the availability: the winning move most, the other still tried.
+    assert edges[2].visits > edges[1].visits > 1
+
+
+def test_ismcts_searches_a_tree_of_the_seats_own_decisions(monkeypatch):
+    messages = seat_messages(seed=2, players=2)
+    player = IsmctsPlayer(seed=1, iterations=300)
+    calls: list[tuple[list[Any], bool]] = []
+    select = search_ismcts._select
+
+    def recorded(edges: Any, legal: list[Any]) -> Any:
+        move, edge, new = select(edges, legal)
+        calls.append((legal, new))
+        return move, edge, new
+
+    monkeypatch.setattr(search_ismcts, "_select", recorded)
+    for message in messages:
+        player.observe(message)
+        if message["type"] == "turn" and len(message["legal"]) > 1:
+            break
+    values = player.analyse(message)
+    assert sum(v.visits for v in values) == 300
+    root = {repr(v.reply) for v in values}
+    # Each iteration adds one move to the tree: the root's moves once each, then
+    # moves of the seat's later decisions, where its hand and the table differ.
+    assert sum(new for _, new in calls) > 250  # the others end the game on the way
+    assert len(calls) > 2 * 300
+    deeper = [legal for legal, _ in calls[len(root) :] if len(legal) != len(root)]
+    assert deeper

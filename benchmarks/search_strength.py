@@ -35,7 +35,7 @@ and engine and, for a time budget, the same CPU model: a change to any of them
 starts the line afresh.
 
     nice -n 19 .venv/bin/python benchmarks/search_strength.py --lines two --games 2000 \
-        --cpu-time --record benchmarks/results/search_strength.jsonl
+        --cpu-time --record benchmarks/data/search_strength.jsonl
 """
 
 from __future__ import annotations

@@ -457,7 +457,8 @@ def part_throughput(args: argparse.Namespace) -> None:
             described = (
                 f"{args.workers} Celery workers of the solo pool instead of one prefork worker"
                 if solo
-                else " ".join(f"{k}={v}" for k, v in extra_env.items()) or f"code of {checkout}"
+                else "the "
+                + (" ".join(f"{k}={v}" for k, v in extra_env.items()) or f"code of {checkout}")
             )
             print(f"  {label}: the platform with {described}")
         measure_rounds(args, runners, blocks)

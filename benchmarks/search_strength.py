@@ -75,6 +75,8 @@ class Line:
     tested: Callable[[int], Bot]
     other: Callable[[int], Bot]
     tested_name: str
+    # A head-to-head of the two search methods: its interval gets a verdict.
+    methods_compared: bool = False
 
 
 @dataclass
@@ -96,10 +98,11 @@ def code_digest() -> str:
 class Record:
     """Finished deals as JSON lines, each under the settings it was played with."""
 
-    def __init__(self, path: Path | None, settings: dict[str, Any]) -> None:
+    def __init__(self, path: Path, settings: dict[str, Any]) -> None:
         self.path, self.settings = path, settings
         self.deals: dict[tuple[str, int], int] = {}  # (line, deal seed) -> tested wins
-        if path is None or not path.exists():
+        if not path.exists():
+            path.parent.mkdir(parents=True, exist_ok=True)
             return
         for number, row in enumerate(path.read_text().splitlines(), start=1):
             try:
@@ -113,9 +116,6 @@ class Record:
         return self.deals.get((line.label, deal_seed))
 
     def add(self, line: Line, deal_seed: int, wins: int) -> None:
-        if self.path is None:
-            return
-        self.path.parent.mkdir(parents=True, exist_ok=True)
         entry = {"line": line.label, "deal": deal_seed, "wins": wins, "settings": self.settings}
         with self.path.open("a") as out:  # one write per deal: a crash loses one deal
             out.write(json.dumps(entry, sort_keys=True) + "\n")
@@ -308,7 +308,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             lines.append(oracle_line(f"2 seats, oracle, {per_move(ms)}", budget=budget(ms)))
         elif name == "versus":
             label = f"2 seats, ISMCTS v PIMC, {per_move(ms)}"
-            lines.append(Line(label, 2, ismcts(ms), search(ms), "ismcts"))
+            lines.append(Line(label, 2, ismcts(ms), search(ms), "ismcts", methods_compared=True))
         elif name == "ismcts":
             label = f"2 seats, ISMCTS, {per_move(ms)}"
             lines.append(Line(label, 2, ismcts(ms), heuristic, "ismcts"))
@@ -341,7 +341,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             + (f"  {tally.recorded:>5}" if record is not None else ""),
             flush=True,
         )
-        if line.other is not heuristic and line.tested_name == "ismcts":
+        if line.methods_compared:
             print(f"  {verdict(low, high)}", flush=True)
     return 0
 

@@ -10,7 +10,8 @@ Lines (``--lines``, comma-separated; all by default):
 - ``four``: 4 seats, one search bot against three heuristic ones (fair share 25%).
 - ``reverse``: 4 seats, one heuristic bot against three search bots; the
   heuristic bot's win rate (fair share 25%).
-- ``budgets``: the ``two`` line at 25, 50, 100 and 200 ms per move (``--budgets``).
+- ``budgets``: the ``two`` line at 25, 50, 100 and 200 ms per move (``--budgets``),
+  each budget after the first compared with the one before it, deal by deal.
 - ``oracle``: the ``two`` line for a search bot that sees every hand and the pile
   order (it deals the true state instead of a sample): how far the game's luck
   lets any bot go against the heuristic one.
@@ -43,10 +44,12 @@ from __future__ import annotations
 import argparse
 import hashlib
 import json
+import math
+import statistics
 import sys
 import time
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
@@ -77,6 +80,8 @@ class Line:
     tested_name: str
     # A head-to-head of the two search methods: its interval gets a verdict.
     methods_compared: bool = False
+    # A line of the budgets sweep: compared deal by deal with the budget before it.
+    budget_ms: int | None = None
 
 
 @dataclass
@@ -85,6 +90,7 @@ class Tally:
     wins: int = 0
     seconds: float = 0.0
     recorded: int = 0  # of the games, those counted from the record
+    by_deal: dict[int, int] = field(default_factory=dict)  # deal seed -> tested wins
 
 
 def code_digest() -> str:
@@ -136,6 +142,7 @@ def play_line(
             tally.games += line.players
             tally.wins += known
             tally.recorded += line.players
+            tally.by_deal[deal_seed] = known
             continue
         wins_before = tally.wins
         deck = [CODES[c] for c in engine.state.deck_order(None, deal_seed)]
@@ -149,6 +156,7 @@ def play_line(
                 raise SystemExit(f"a fault in {line.label}: {log['result']['faults']}")
             tally.games += 1
             tally.wins += log["result"]["winner"] == seat
+        tally.by_deal[deal_seed] = tally.wins - wins_before
         if record is not None:
             record.add(line, deal_seed, tally.wins - wins_before)
         if progress:
@@ -301,7 +309,7 @@ def main(argv: Sequence[str] | None = None) -> int:
             )
         elif name == "budgets":
             lines += [
-                Line(f"2 seats, {per_move(b)}", 2, search(b), heuristic, "search")
+                Line(f"2 seats, {per_move(b)}", 2, search(b), heuristic, "search", budget_ms=b)
                 for b in map(int, args.budgets.split(","))
             ]
         elif name == "oracle":
@@ -330,6 +338,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         f"{'line':<34} {'bot':<14} {'games':>5} {'wins':>5} {'win rate':>8}  95% interval"
         + ("  of them recorded" if record is not None else "")
     )
+    previous: tuple[Line, Tally] | None = None
     for line in lines:
         tally = play_line(
             line, games=args.games, seed=args.seed, progress=not args.quiet, record=record
@@ -343,7 +352,27 @@ def main(argv: Sequence[str] | None = None) -> int:
         )
         if line.methods_compared:
             print(f"  {verdict(low, high)}", flush=True)
+        if line.budget_ms is not None and previous is not None:
+            print(f"  {paired_difference(previous, (line, tally))}", flush=True)
+        previous = (line, tally) if line.budget_ms is not None else None
     return 0
+
+
+def paired_difference(before: tuple[Line, Tally], after: tuple[Line, Tally]) -> str:
+    """The win rate a budget adds over the one before it, deal by deal on the same
+    deals (each deal's luck falls on both), with a normal 95% interval."""
+    (first, one), (second, other) = before, after
+    deals = sorted(set(one.by_deal) & set(other.by_deal))
+    if len(deals) < 2:
+        return f"{second.label} against {first.label}: too few common deals to compare"
+    seats = second.players
+    gains = [(other.by_deal[d] - one.by_deal[d]) / seats for d in deals]
+    mean = statistics.fmean(gains)
+    margin = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
+    return (
+        f"{second.label} against {first.label}, paired over {len(deals)} common deals:"
+        f" {100 * mean:+.1f} points ({100 * (mean - margin):+.1f} to {100 * (mean + margin):+.1f})"
+    )
 
 
 def verdict(low: float, high: float) -> str:

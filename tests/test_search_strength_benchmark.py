@@ -70,3 +70,19 @@ def test_a_record_that_is_not_one_is_refused(strength, tmp_path):
     record.write_text("not json\n")
     with pytest.raises(SystemExit, match=r"record\.jsonl:1: not a deal of this benchmark"):
         strength.main([*FAST, "--games", "2", "--record", str(record)])
+
+
+def test_each_budget_is_compared_deal_by_deal_with_the_one_before(strength, capsys):
+    line = strength.Line("2 seats, 50 ms", 2, None, None, "search", budget_ms=50)
+    before = strength.Tally(by_deal={1: 1, 2: 0, 3: 1, 4: 2})
+    after = strength.Tally(by_deal={1: 2, 2: 1, 3: 1, 4: 2, 5: 0})  # deal 5: not in both
+    said = strength.paired_difference((line, before), (line, after))
+    # Gains per game of 0.5, 0.5, 0 and 0 over the 4 common deals: +25 points.
+    assert said.startswith("2 seats, 50 ms against 2 seats, 50 ms, paired over 4 common deals:")
+    assert "+25.0 points (-3.3 to +53.3)" in said
+
+    sweep = ["--lines", "budgets", "--budgets", "25,50", "--iterations", "4", "--games", "4"]
+    strength.main([*sweep, "--quiet"])
+    out = capsys.readouterr().out
+    # A fixed number of playouts plays both budgets alike: no difference.
+    assert "paired over 2 common deals: +0.0 points (+0.0 to +0.0)" in out

@@ -156,9 +156,9 @@ def play_line(
                 raise SystemExit(f"a fault in {line.label}: {log['result']['faults']}")
             tally.games += 1
             tally.wins += log["result"]["winner"] == seat
-        tally.by_deal[deal_seed] = tally.wins - wins_before
+        tally.by_deal[deal_seed] = deal_wins = tally.wins - wins_before
         if record is not None:
-            record.add(line, deal_seed, tally.wins - wins_before)
+            record.add(line, deal_seed, deal_wins)
         if progress:
             rate = tally.wins / tally.games
             print(

@@ -245,6 +245,127 @@ def test_a_player_that_drew_is_dealt_no_card_it_could_have_played():
         assert state.discard == [CARD_OF["6H"], CARD_OF["5S"]]
 
 
+def _seen_a_play(events: list[dict[str, Any]]) -> tuple[SearchPlayer, dict[str, Any]]:
+    """Seat 0's search bot, and its turn, after seat 1, holding 7 cards, played 9H
+    on 6H (then the `events`)."""
+    start = {
+        "type": "start",
+        "seat": 0,
+        "players": 2,
+        "game": 0,
+        "hand": ["5S", "9S", "4C", "8D", "TC", "6S", "KD"],
+        "top": "6H",
+        "ruleset": engine.PRESETS["korean"].to_dict(),
+    }
+    hands = 6 + sum(event.get("count", 0) for event in events if event["kind"] == "draw")
+    turn = {
+        "type": "turn",
+        "seat": 0,
+        "turn": 1,
+        "hand": start["hand"],
+        "top": "9H",
+        "suit": None,
+        "attack": None,
+        "direction": 1,
+        "hands": [7, hands],
+        "draw_pile": 45 - hands,
+        "discard_pile": 2,
+        "legal": ["9S"],
+        "events": [{"seat": 1, "kind": "play", "card": "9H"}, *events],
+    }
+    player = SearchPlayer(seed=1)
+    player.observe(start)
+    player.observe(turn)
+    return player, turn
+
+
+def _holding(codes: list[str]) -> GameState:
+    state = GameState.new(2, engine.PRESETS["korean"], seed=1)
+    state.hands[1] = [CARD_OF[code] for code in codes]
+    return state
+
+
+def test_a_deal_is_less_likely_where_the_player_would_have_made_another_play():
+    player, _ = _seen_a_play([])
+    assert player.beliefs is not None
+    likelihood = player.beliefs.likelihood
+    # With these six left, 9H was as good a play as any (no free turn, no attack,
+    # no suit it holds more of).
+    assert likelihood(_holding(["3C", "4C", "8D", "TD", "QS", "5H"])) == 1.0
+    # The policy plays a K (another turn) or a 2 (an attack) first, and a 6 of a
+    # suit it holds more of than hearts.
+    for better in (["KH"], ["2H"], ["6C", "4C", "8C"]):
+        rest = ["3D", "8D", "TD", "QS", "5H", "4S"][: 6 - len(better)]
+        assert likelihood(_holding([*better, *rest])) == search_bot.UNLIKELY_PLAY, better
+
+
+def test_a_draw_makes_the_plays_before_it_say_nothing():
+    player, _ = _seen_a_play([{"seat": 1, "kind": "draw", "count": 1}])
+    assert player.beliefs is not None
+    held = ["KH", "3D", "8D", "TD", "QS", "5H", "4S"]
+    assert player.beliefs.likelihood(_holding(held)) == 1.0
+
+
+def test_the_kept_deals_favour_hands_the_play_came_from():
+    player, turn = _seen_a_play([])
+    beliefs = player.beliefs
+    assert beliefs is not None
+    rng = random.Random(1)
+    uniform = beliefs._uniform_dealer(turn, rng)
+    kept = beliefs.dealer(turn, rng)
+    share: dict[str, float] = {}
+    for name, deal in (("uniform", uniform), ("kept", kept)):
+        deals = [deal(rng) for _ in range(400)]
+        share[name] = sum(beliefs.likelihood(state) < 1 for state in deals) / len(deals)
+    assert share["uniform"] > 0.2
+    assert share["kept"] < share["uniform"] / 3
+
+
+def test_the_heuristic_bots_true_hands_are_always_likely():
+    """The playout policy is the heuristic bot's judgement, so against heuristic
+    bots the true state never counts as unlikely: the inference is never wrong."""
+    sys.path.insert(0, str(REPO / "benchmarks"))
+    from search_strength import Mirror
+
+    class Watcher(SearchPlayer):
+        weights: list[float]
+        weighed = 0
+
+        def observe(self, message: dict[str, Any]) -> None:
+            super().observe(message)
+            if message.get("type") == "start":
+                assert self.beliefs is not None
+                self.mirror = Mirror(message["players"], self.beliefs.rules, deck, deal_seed)
+            elif message.get("type") in ("turn", "catch") and self.beliefs is not None:
+                self.mirror.follow(message.get("events") or [])
+                self.weights.append(self.beliefs.likelihood(self.mirror.state))
+                self.weighed += sum(play.key >= 0 for plays in self.beliefs.plays for play in plays)
+
+    weights: list[float] = []
+    weighed = 0
+    for players in (2, 4):
+        for deal_seed in range(1, 4):
+            deck = [CODES[c] for c in engine.state.deck_order(None, deal_seed)]
+            watcher = Watcher(iterations=4, seed=deal_seed)
+            watcher.weights = weights
+            others = [heuristic_bot.make_bot() for _ in range(players - 1)]
+            engine.play_game([watcher, *others], seed=deal_seed, deck=deck)
+            weighed += watcher.weighed
+    assert weighed > 200  # plays weighed, summed over the decisions
+    assert set(weights) == {1.0}
+
+
+def test_a_suit_named_that_the_hand_holds_less_of_is_unlikely():
+    player, _ = _seen_a_play([])
+    beliefs = player.beliefs
+    assert beliefs is not None
+    # Seat 1 then played 7C on 9H and named clubs, its four cards left: clubs is
+    # its longest suit or it named the suit against its own hand.
+    beliefs.see([{"seat": 1, "kind": "play", "card": "7C", "suit": "C"}])
+    assert beliefs.likelihood(_holding(["4C", "8C", "TD", "QS"])) == 1.0
+    assert beliefs.likelihood(_holding(["4C", "8S", "TS", "QS"])) == search_bot.UNLIKELY_PLAY
+
+
 def test_finnish_offers_plays_of_several_cards():
     rules = engine.PRESETS["finnish"]
     state = GameState.new(2, rules, seed=1)

@@ -369,14 +369,35 @@ def command_rerun(args: argparse.Namespace) -> int:
     return 0 if report.deviation is None else 1
 
 
+def _positive(text: str) -> int:
+    """An argument that counts something: a whole number of at least 1."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"{text!r} is not a whole number") from None
+    if value < 1:
+        raise argparse.ArgumentTypeError(f"{value} is not at least 1")
+    return value
+
+
 def parser() -> argparse.ArgumentParser:
     top = argparse.ArgumentParser(prog="onecard", description=__doc__.splitlines()[0])
     commands = top.add_subparsers(dest="command", required=True)
 
     match = commands.add_parser("match", help="play a match between bots")
     match.add_argument("bots", nargs="+", help="built-in names or bot files/directories")
-    match.add_argument("--games", type=int, default=100)
-    match.add_argument("--seed", type=int, default=0)
+    match.add_argument(
+        "--games",
+        type=_positive,
+        default=100,
+        help="games to play (default 100); seats rotate, so a multiple of the bots is fairest",
+    )
+    match.add_argument(
+        "--seed",
+        type=int,
+        default=0,
+        help="the deals' seed (default 0): the same seed deals the same cards",
+    )
     match.add_argument("--ruleset", default=None, help="a preset name, e.g. korean")
     match.add_argument(
         "--backend",
@@ -396,14 +417,16 @@ def parser() -> argparse.ArgumentParser:
     )
     analyse.add_argument("file")
     analyse.add_argument("--seat", type=int, default=None, help="one seat (default: every seat)")
-    analyse.add_argument("--iterations", type=int, default=1000, help="playouts per decision")
+    analyse.add_argument(
+        "--iterations", type=_positive, default=1000, help="playouts per decision (default 1000)"
+    )
     analyse.add_argument("--seed", type=int, default=0, help="the search's seed")
     analyse.set_defaults(run=command_analyse)
 
     play = commands.add_parser("play", help="play against built-in bots in the terminal")
     play.add_argument("--against", action="append", help="a built-in bot (repeatable)")
-    play.add_argument("--seed", type=int, default=None)
-    play.add_argument("--ruleset", default=None)
+    play.add_argument("--seed", type=int, default=None, help="the deal's seed (default: random)")
+    play.add_argument("--ruleset", default=None, help="a preset name, e.g. korean")
     play.set_defaults(run=command_play)
 
     rerun = commands.add_parser(

@@ -107,11 +107,15 @@ def test_bad_arguments_are_refused() -> None:
     assert onecard("match", "random").returncode == 2
     assert onecard("match", "random", "no-such-bot.py").returncode == 2
     assert onecard("play", "--against", "nobody").returncode == 2
+    for games in ("0", "-3", "many"):
+        refused = onecard("match", "random", "greedy", "--games", games)
+        assert refused.returncode == 2
+        assert "argument --games" in refused.stderr, refused.stderr
 
 
 def test_the_table_size_is_the_engines(capsys: pytest.CaptureFixture[str]) -> None:
     for count in (engine.MIN_PLAYERS - 1, engine.MAX_PLAYERS + 1):
-        assert main(["match", *["random"] * count, "--games", "0"]) == 2
+        assert main(["match", *["random"] * count, "--games", "1"]) == 2
         refused = capsys.readouterr().err
         assert f"{engine.MIN_PLAYERS} to {engine.MAX_PLAYERS} bots" in refused
     assert main(["match", *["random"] * engine.MAX_PLAYERS, "--games", "1"]) == 0

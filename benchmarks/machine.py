@@ -18,6 +18,23 @@ def cpu_model() -> str:
     return "unknown CPU"
 
 
+def cpu_identity() -> str:
+    """The model name with the family, model and stepping numbers: a virtual
+    machine's CPUs may share a name ("AMD EPYC") and be generations apart."""
+    numbers: dict[str, str] = {}
+    try:
+        for line in Path("/proc/cpuinfo").read_text().splitlines():
+            name, _, value = line.partition(":")
+            name = name.strip()
+            if name in ("cpu family", "model", "stepping") and name not in numbers:
+                numbers[name] = value.strip()
+    except OSError:
+        pass
+    if not numbers:
+        return cpu_model()
+    return cpu_model() + ", " + " ".join(f"{name} {value}" for name, value in numbers.items())
+
+
 def machine() -> str:
     """The CPUs this process may use, their model and the Python, in one phrase."""
     cpus = len(os.sched_getaffinity(0)) if hasattr(os, "sched_getaffinity") else os.cpu_count()

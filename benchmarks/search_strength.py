@@ -53,7 +53,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from machine import cpu_model
+from machine import cpu_identity
 
 import engine
 from bots_examples import heuristic_bot
@@ -64,7 +64,6 @@ from engine.state import GameState
 from engine.tables import CATCH, DRAW, PASS, play_action
 from sandbox.cli import wilson_interval
 
-REPO = Path(__file__).resolve().parent.parent
 LINES = ("two", "four", "reverse", "budgets", "oracle", "versus", "ismcts")
 BUDGETS_MS = (25, 50, 100, 200)
 Bot = Callable[[dict[str, Any]], Any]
@@ -94,10 +93,12 @@ class Tally:
 
 
 def code_digest() -> str:
-    """What the bots play with: the engine and the example bots, as they are now."""
+    """What the bots play with: the engine and the example bots this run imported
+    (``PYTHONPATH=CHECKOUT`` plays another checkout's)."""
+    root = Path(engine.__file__).resolve().parent.parent
     digest = hashlib.sha256()
-    for path in sorted([*REPO.glob("engine/*.py"), *REPO.glob("bots_examples/*.py")]):
-        digest.update(path.relative_to(REPO).as_posix().encode() + b"\0" + path.read_bytes())
+    for path in sorted([*root.glob("engine/*.py"), *root.glob("bots_examples/*.py")]):
+        digest.update(path.relative_to(root).as_posix().encode() + b"\0" + path.read_bytes())
     return digest.hexdigest()[:16]
 
 
@@ -267,7 +268,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     parser.add_argument(
         "--record", type=Path, help="JSON lines of finished deals: kept, and counted again"
     )
+    parser.add_argument(
+        "--baseline-code",
+        metavar="DIGEST",
+        help="compare each line, deal by deal, with its deals in the record played by"
+        " these bots and engine (another checkout's, run with PYTHONPATH=CHECKOUT)",
+    )
     args = parser.parse_args(argv)
+    if args.baseline_code and not args.record:
+        parser.error("--baseline-code compares with a record: give --record too")
     chosen = args.lines.split(",")
     unknown = set(chosen) - set(LINES)
     if unknown:
@@ -329,9 +338,15 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     settings: dict[str, Any] = {"clock": clock_name, "code": code_digest()}
     if not args.iterations:
-        settings["cpu"] = cpu_model()
+        settings["cpu"] = cpu_identity()
     record = Record(args.record, settings) if args.record else None
+    baseline = (
+        Record(args.record, {**settings, "code": args.baseline_code})
+        if args.record and args.baseline_code
+        else None
+    )
     print(f"{args.games} games per line over duplicate deals from seed {args.seed}; {clock_name}")
+    print(f"bots and engine: code {settings['code']}")
     if record is not None:
         print(f"record {args.record}: {len(record.deals)} deals played before with these settings")
     print(
@@ -353,24 +368,38 @@ def main(argv: Sequence[str] | None = None) -> int:
         if line.methods_compared:
             print(f"  {verdict(low, high)}", flush=True)
         if line.budget_ms is not None and previous is not None:
-            print(f"  {paired_difference(previous, (line, tally))}", flush=True)
+            said = paired_difference(
+                (previous[0].label, previous[1]), (line.label, tally), seats=line.players
+            )
+            print(f"  {said}", flush=True)
+        if baseline is not None:
+            base = Tally(
+                by_deal={
+                    deal: wins
+                    for (label, deal), wins in baseline.deals.items()
+                    if label == line.label and deal in tally.by_deal
+                }
+            )
+            before = f"code {args.baseline_code}"
+            said = paired_difference((before, base), ("this code", tally), seats=line.players)
+            print(f"  {said}", flush=True)
         previous = (line, tally) if line.budget_ms is not None else None
     return 0
 
 
-def paired_difference(before: tuple[Line, Tally], after: tuple[Line, Tally]) -> str:
-    """The win rate a budget adds over the one before it, deal by deal on the same
-    deals (each deal's luck falls on both), with a normal 95% interval."""
+def paired_difference(before: tuple[str, Tally], after: tuple[str, Tally], *, seats: int) -> str:
+    """The win rate ``after`` adds over ``before`` (a budget over the one before
+    it, a checkout's bots over another's), deal by deal on the deals both played
+    (each deal's luck falls on both), with a normal 95% interval."""
     (first, one), (second, other) = before, after
     deals = sorted(set(one.by_deal) & set(other.by_deal))
     if len(deals) < 2:
-        return f"{second.label} against {first.label}: too few common deals to compare"
-    seats = second.players
+        return f"{second} against {first}: too few common deals to compare"
     gains = [(other.by_deal[d] - one.by_deal[d]) / seats for d in deals]
     mean = statistics.fmean(gains)
     margin = 1.96 * statistics.stdev(gains) / math.sqrt(len(gains))
     return (
-        f"{second.label} against {first.label}, paired over {len(deals)} common deals:"
+        f"{second} against {first}, paired over {len(deals)} common deals:"
         f" {100 * mean:+.1f} points ({100 * (mean - margin):+.1f} to {100 * (mean + margin):+.1f})"
     )
 

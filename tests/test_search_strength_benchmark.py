@@ -76,7 +76,7 @@ def test_each_budget_is_compared_deal_by_deal_with_the_one_before(strength, caps
     line = strength.Line("2 seats, 50 ms", 2, None, None, "search", budget_ms=50)
     before = strength.Tally(by_deal={1: 1, 2: 0, 3: 1, 4: 2})
     after = strength.Tally(by_deal={1: 2, 2: 1, 3: 1, 4: 2, 5: 0})  # deal 5: not in both
-    said = strength.paired_difference((line, before), (line, after))
+    said = strength.paired_difference((line.label, before), (line.label, after), seats=2)
     # Gains per game of 0.5, 0.5, 0 and 0 over the 4 common deals: +25 points.
     assert said.startswith("2 seats, 50 ms against 2 seats, 50 ms, paired over 4 common deals:")
     assert "+25.0 points (-3.3 to +53.3)" in said
@@ -86,3 +86,27 @@ def test_each_budget_is_compared_deal_by_deal_with_the_one_before(strength, caps
     out = capsys.readouterr().out
     # A fixed number of playouts plays both budgets alike: no difference.
     assert "paired over 2 common deals: +0.0 points (+0.0 to +0.0)" in out
+
+
+def test_a_line_is_compared_deal_by_deal_with_another_codes_deals(strength, tmp_path, capsys):
+    record = tmp_path / "record.jsonl"
+    two = ["--lines", "two", "--iterations", "4", "--quiet", "--games", "4"]
+    strength.main([*two, "--record", str(record)])
+    capsys.readouterr()
+    # The same deals as another checkout's bots played them: one game more won on
+    # the first deal, and one deal this run has not played.
+    rows = [json.loads(row) for row in record.read_text().splitlines()]
+    before = [{**row, "settings": {**row["settings"], "code": "before"}} for row in rows]
+    before[0]["wins"] += 1 if before[0]["wins"] < 2 else -1
+    before.append({**before[0], "deal": 99})
+    with record.open("a") as out:
+        out.writelines(json.dumps(row) + "\n" for row in before)
+
+    strength.main([*two, "--record", str(record), "--baseline-code", "before"])
+    said = capsys.readouterr().out.splitlines()[-1]
+
+    gain = rows[0]["wins"] - before[0]["wins"]  # on deal 1, the other deal alike
+    assert said.startswith("  this code against code before, paired over 2 common deals:")
+    assert f"{100 * gain / 2 / 2:+.1f} points" in said
+    with pytest.raises(SystemExit):
+        strength.main([*two, "--baseline-code", "before"])  # nothing to compare with

@@ -269,6 +269,11 @@ def main(argv: Sequence[str] | None = None) -> int:
         "--record", type=Path, help="JSON lines of finished deals: kept, and counted again"
     )
     parser.add_argument(
+        "--cpu",
+        help="the CPU a time budget's deals are keyed under (default: this machine's model"
+        " name, family, model and stepping); a recorded line's CPU counts its deals",
+    )
+    parser.add_argument(
         "--baseline-code",
         metavar="DIGEST",
         help="compare each line, deal by deal, with its deals in the record played by"
@@ -338,7 +343,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     )
     settings: dict[str, Any] = {"clock": clock_name, "code": code_digest()}
     if not args.iterations:
-        settings["cpu"] = cpu_identity()
+        settings["cpu"] = args.cpu or cpu_identity()
     record = Record(args.record, settings) if args.record else None
     baseline = (
         Record(args.record, {**settings, "code": args.baseline_code})

@@ -9,9 +9,7 @@ engine (``engine``). In the sandbox the engine is always importable.
 How it searches (determinized Monte Carlo, "PIMC"): each round deals the cards
 this seat cannot see at random, but only in ways its observations allow (cards
 seen played stay in the discard pile, and a player who drew instead of playing is
-taken to hold no card that was playable then), and keeps a deal more often where
-each opponent's plays since it last drew are those the playout policy would have
-made from the hand the deal gives it; then it plays every candidate move on
+taken to hold no card that was playable then), then plays every candidate move on
 that deal and the game to its end with a fast playout policy for every seat (the
 heuristic bot's judgement as tables), the same playout seed for each move.
 ``SearchPlayer.analyse`` returns every candidate with its estimated chance that
@@ -70,13 +68,6 @@ PLAYOUT_TURNS = 400
 SAFETY_MS = 5
 # Never more iterations than this in one decision, whatever the clock says.
 MAX_ITERATIONS = 20_000
-# A deal is kept with the chance that the opponents, playing as the playout policy
-# does, would have made the plays seen since each last drew; a play the policy
-# would not have made from the deal's hand counts this much (opponents are not the
-# policy: none of their plays rules a deal out).
-UNLIKELY_PLAY = 0.1
-# Deals drawn at most, per deal kept, before the likeliest of them is kept.
-DEAL_TRIES = 16
 
 
 @dataclass(frozen=True)
@@ -89,28 +80,13 @@ class ActionValue:
     visits: int
 
 
-@dataclass(frozen=True, slots=True)
-class _Play:
-    """An opponent's play, as the playout policy would have weighed it then: its
-    cards, and for a single card played with no attack pending the table of
-    playable cards (``play_ok`` key), which of the policy's worth tables applied
-    and the suit named, if any."""
-
-    cards: tuple[int, ...]
-    key: int = -1  # -1: not weighed (an answer to an attack, several cards)
-    worth: int = 0
-    named: int = -1
-
-
 class _Beliefs:
     """What one seat knows of the cards it cannot see, kept from its messages.
 
     Each opponent's hand is a list of slots, one per card, each slot a bit mask of
     the cards it cannot be: when a player draws with no attack pending, every card
     it then held is taken to be one that was not playable (a bot draws when it has
-    nothing to play); the cards it draws are unconstrained. Its plays since it last
-    drew say more: a deal is kept more often when the hand it gives that player
-    would have led the playout policy to those plays (``likelihood``).
+    nothing to play); the cards it draws are unconstrained.
     """
 
     def __init__(self, start: Message) -> None:
@@ -129,10 +105,6 @@ class _Beliefs:
         self.suit = -1
         self.attacked = False
         self.attack_last = 0
-        self.counts = [hand] * self.players  # every seat's cards, as the events go
-        self.alive = [True] * self.players
-        self.direction = self.rules.start_direction
-        self.plays: list[list[_Play]] = [[] for _ in range(self.players)]
 
     def see(self, events: Sequence[Message]) -> None:
         for event in events:
@@ -144,29 +116,23 @@ class _Beliefs:
             elif kind == "draw":
                 if seat != self.seat:
                     self._constrain(seat, self._playable_mask())
-                self._add(seat, event.get("count", 1))
+                    self._add(seat, event.get("count", 1))
             elif kind == "take":
                 if seat != self.seat:
                     self._constrain(seat, self._counter_mask())
-                self._add(seat, event.get("count", 0))
+                    self._add(seat, event.get("count", 0))
                 self.attacked = False
                 self.attack_last = 0
             elif kind == "catch":
-                self._add(event.get("target", -1), event.get("count", 1))
-            elif kind == "reverse":
-                self.direction = -self.direction
+                target = event.get("target", -1)
+                if target != self.seat:
+                    self._add(target, event.get("count", 1))
             elif kind == "reshuffle":
                 self.discard = []
             elif kind == "fault" and 0 <= seat < self.players:
                 self.slots[seat] = []
-                self.plays[seat] = []
-                self.alive[seat] = False
 
     def _played(self, seat: int, cards: list[int], suit: str | None, *, shield: bool) -> None:
-        if 0 <= seat < self.players:
-            if seat != self.seat:
-                self.plays[seat].append(self._as_weighed(seat, cards, suit, shield=shield))
-            self.counts[seat] -= len(cards)
         self.discard.append(self.top)
         self.discard += cards[:-1]
         self.top = cards[-1]
@@ -181,63 +147,6 @@ class _Beliefs:
         elif attack:
             self.attacked = True
             self.attack_last = attack
-
-    def _as_weighed(self, seat: int, cards: list[int], suit: str | None, *, shield: bool) -> _Play:
-        """The play as the policy would have weighed it (``policy_action``)."""
-        if shield or self.attacked or len(cards) != 1:
-            return _Play(tuple(cards))
-        worth = 2 if sum(self.alive) == 2 else 0
-        if self.counts[self._next_alive(seat)] <= 2:
-            worth += 1
-        key = DECK_SIZE + self.suit if self.suit >= 0 else self.top
-        named = SUIT_INDEX[suit] if suit and self.tables.role[cards[0]] == WILD else -1
-        return _Play(tuple(cards), key, worth, named)
-
-    def _next_alive(self, seat: int) -> int:
-        other = seat
-        for _ in range(self.players):
-            other = (other + self.direction) % self.players
-            if self.alive[other]:
-                return other
-        return seat
-
-    def likelihood(self, state: GameState) -> float:
-        """How likely the playout policy was to make each opponent's plays since it
-        last drew, from the hand ``state`` gives it: 1 when it would have made every
-        one, ``UNLIKELY_PLAY`` for each it would not have."""
-        weight = 1.0
-        for seat, plays in enumerate(self.plays):
-            if not plays or seat == self.seat:
-                continue
-            hand = list(state.hands[seat])
-            for play in reversed(plays):
-                hand += play.cards  # the hand as it was before this play
-                if play.key >= 0 and not self._policy_would(play, hand):
-                    weight *= UNLIKELY_PLAY
-        return weight
-
-    def _policy_would(self, play: _Play, hand: list[int]) -> bool:
-        """Whether the playout policy, noise aside, could have made ``play`` from
-        ``hand``: no playable card it likes better, and the suit named, if any, one
-        the rest of the hand holds most of."""
-        counts = [0, 0, 0, 0, 0]
-        for held in hand:
-            counts[SUIT_OF[held]] += 1
-        worth = self.worths[play.worth]
-        ok = self.tables.play_ok[play.key]
-        bonus = 15.0 if len(hand) <= 3 else 0.0  # a joker spent before the end
-
-        def score(card: int) -> float:
-            return worth[card] + 0.5 * counts[SUIT_OF[card]] + (bonus if IS_JOKER[card] else 0.0)
-
-        card = play.cards[0]
-        played = score(card)
-        if any(ok[held] and score(held) > played for held in hand):
-            return False
-        if play.named < 0 or len(hand) == 1:
-            return True
-        counts[SUIT_OF[card]] -= 1
-        return counts[play.named] >= max(counts[:4])
 
     def _remove(self, seat: int, card: int) -> None:
         slots = self.slots[seat]
@@ -254,13 +163,8 @@ class _Beliefs:
         del slots[best]
 
     def _add(self, seat: int, count: int) -> None:
-        """``count`` cards drawn by ``seat``: its earlier plays say nothing of its
-        hand any more (which of its cards are new is not known)."""
-        if 0 <= seat < self.players:
-            self.counts[seat] += count
-            self.plays[seat] = []
-            if seat != self.seat:
-                self.slots[seat] += [0] * count
+        if 0 <= seat < self.players and seat != self.seat:
+            self.slots[seat] += [0] * count
 
     def _constrain(self, seat: int, mask: int) -> None:
         if 0 <= seat < self.players:
@@ -279,18 +183,12 @@ class _Beliefs:
 
     def sync(self, message: Message) -> None:
         """Make the slots agree with the counts a message gives (a missed event, a
-        fault): extra slots go, the most constrained first; missing ones are free.
-        A seat whose count is not the one its events gave keeps no plays to weigh."""
+        fault): extra slots go, the most constrained first; missing ones are free."""
         for seat, count in enumerate(message["hands"]):
-            if count is None:
-                self.alive[seat] = False
-            count = count or 0
-            if count != self.counts[seat]:
-                self.counts[seat] = count
-                self.plays[seat] = []
             if seat == self.seat:
                 continue
             slots = self.slots[seat]
+            count = count or 0
             if len(slots) > count:
                 slots.sort(key=int.bit_count)
                 del slots[count:]
@@ -301,7 +199,6 @@ class _Beliefs:
             self.top = top
             self.discard = []
         self.suit = SUIT_INDEX[message["suit"]] if message.get("suit") else -1
-        self.direction = message.get("direction", self.direction)
 
     def known_discard(self, message: Message) -> list[str]:
         """The cards seen played that are still beneath the top, as far as the
@@ -317,33 +214,8 @@ class _Beliefs:
 
     def dealer(self, message: Message, rng: random.Random) -> Callable[[random.Random], GameState]:
         """Deals of full states consistent with the message and these beliefs, each
-        from the generator it is given, kept with the chance ``likelihood`` gives
-        (of ``DEAL_TRIES`` refused in a row, the likeliest is kept)."""
-        draw = self._uniform_dealer(message, rng)
-        if not any(self.plays):
-            return draw
-        likelihood = self.likelihood
-
-        def deal(rng: random.Random) -> GameState:
-            best, best_weight = None, -1.0
-            for _ in range(DEAL_TRIES):
-                state = draw(rng)
-                weight = likelihood(state)
-                if rng.random() < weight:
-                    return state
-                if weight > best_weight:
-                    best, best_weight = state, weight
-            assert best is not None
-            return best
-
-        return deal
-
-    def _uniform_dealer(
-        self, message: Message, rng: random.Random
-    ) -> Callable[[random.Random], GameState]:
-        """Deals consistent with the message and the slots: the unseen cards
-        shuffled, then handed to the opponents' slots, each slot the first card it
-        may be."""
+        from the generator it is given: the unseen cards shuffled, then handed to
+        the opponents' slots, each slot the first card it may be."""
         known = self.known_discard(message)
         template = engine.sample_state(
             _as_turn(message), self.rules, seed=rng.getrandbits(32), discard=known

@@ -110,3 +110,16 @@ def test_a_line_is_compared_deal_by_deal_with_another_codes_deals(strength, tmp_
     assert f"{100 * gain / 2 / 2:+.1f} points" in said
     with pytest.raises(SystemExit):
         strength.main([*two, "--baseline-code", "before"])  # nothing to compare with
+
+
+def test_time_budget_deals_count_only_under_their_cpu(strength, tmp_path, capsys):
+    record = tmp_path / "record.jsonl"
+    timed = ["--lines", "two", "--budget-ms", "6", "--cpu-time", "--quiet", "--games", "2"]
+    strength.main([*timed, "--record", str(record), "--cpu", "a recorded CPU"])
+    capsys.readouterr()
+    assert json.loads(record.read_text())["settings"]["cpu"] == "a recorded CPU"
+
+    strength.main([*timed, "--record", str(record), "--cpu", "a recorded CPU"])
+    assert line_rows(capsys.readouterr().out)["2 seats, 6 ms"][-1] == "2"  # counted
+    strength.main([*timed, "--record", str(record)])  # this machine's CPU: played again
+    assert line_rows(capsys.readouterr().out)["2 seats, 6 ms"][-1] == "0"

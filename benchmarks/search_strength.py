@@ -382,7 +382,7 @@ def main(argv: Sequence[str] | None = None) -> int:
                 by_deal={
                     deal: wins
                     for (label, deal), wins in baseline.deals.items()
-                    if label == line.label and deal in tally.by_deal
+                    if label == line.label
                 }
             )
             before = f"code {args.baseline_code}"

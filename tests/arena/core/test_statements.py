@@ -41,15 +41,22 @@ def test_rows_read_back_become_the_models_the_orm_would_make() -> None:
     )
 
 
-def test_update_each_writes_each_row_its_own_values() -> None:
-    first, second = _competition("one"), _competition("two")
-    statements.insert([first, second])
+def test_update_each_writes_each_row_its_own_values_and_no_other_row() -> None:
+    first, second, third = _competition("one"), _competition("two"), _competition("three")
+    statements.insert([first, second, third])
     statements.update_each(
-        Competition, ["name", "seats"], [(first.pk, ["One", 4]), (second.pk, ["Two", 5])]
+        Competition,
+        ["name", "seats", "ruleset", "created_at"],
+        [
+            (first.pk, ["One", 4, {"name": "one", "deck": [1, 2]}, second.created_at]),
+            (second.pk, ["Two", 5, {}, first.created_at]),
+        ],
     )
-    assert list(Competition.objects.order_by("pk").values_list("name", "seats")) == [
-        ("One", 4),
-        ("Two", 5),
+    rows = Competition.objects.order_by("pk").values_list("name", "seats", "ruleset", "created_at")
+    assert list(rows) == [
+        ("One", 4, {"name": "one", "deck": [1, 2]}, second.created_at),
+        ("Two", 5, {}, first.created_at),
+        ("three", 2, {"name": "three"}, third.created_at),
     ]
 
 

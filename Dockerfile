@@ -56,6 +56,7 @@ COPY bots_examples bots_examples
 # The local runner: the starter kit (/starter-kit.zip) is zipped from these folders.
 COPY onecard onecard
 COPY platform platform
+COPY deploy/gunicorn.conf.py ./
 # collectstatic needs settings that import cleanly: a throwaway key at build time.
 RUN useradd --system --uid 10001 --home-dir /var/lib/arena arena \
     && DJANGO_SECRET_KEY=build-only-key-build-only-key-build-only-key-build-only \
@@ -68,4 +69,4 @@ USER arena
 EXPOSE 8000
 
 # Health checks differ per service (web, worker, beat): docker-compose.yml has them.
-CMD ["gunicorn", "arena.wsgi", "--bind", "0.0.0.0:8000", "--workers", "3", "--worker-class", "gthread", "--threads", "32", "--access-logfile", "-"]
+CMD ["gunicorn", "--config", "gunicorn.conf.py", "arena.wsgi"]

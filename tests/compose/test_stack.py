@@ -19,6 +19,7 @@ the next run's build cache.
 from __future__ import annotations
 
 import contextlib
+import http.client
 import json
 import os
 import re
@@ -32,10 +33,13 @@ from collections.abc import Callable, Iterator
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any, TypeVar
+from urllib.parse import urlsplit
 
 import docker
 import pytest
 import requests
+from requests.adapters import HTTPAdapter
+from urllib3.util import Retry
 
 from sandbox.labels import BOT_LABEL, OWNER_HOST_LABEL
 
@@ -271,8 +275,11 @@ def _assert_queues_split(stack: Stack, services: dict[str, list[Any]]) -> None:
 
 
 def _session(stack: Stack) -> requests.Session:
-    """The admin's API session."""
+    """The admin's API session. Like a browser, it asks again where a read finds its
+    kept-alive connection closed under it; it never resends a POST."""
     session = requests.Session()
+    retry = Retry(total=2, connect=2, read=2, status=0, allowed_methods={"GET"})
+    session.mount("http://", HTTPAdapter(max_retries=retry))
     answer = session.post(
         f"{stack.url}/api/v1/auth/token/",
         data={"username": ADMIN, "password": stack.admin_password},
@@ -281,6 +288,25 @@ def _session(stack: Stack) -> requests.Session:
     assert answer.status_code == 200, answer.text
     session.headers["Authorization"] = f"Token {answer.json()['token']}"
     return session
+
+
+def _assert_polling_keeps_its_connection(stack: Stack, idle: float = 4) -> None:
+    """A client asking every few seconds finds its connection still open: the site
+    keeps an idle one longer than that (`deploy/gunicorn.conf.py`). Plain
+    `http.client`, which never reconnects by itself."""
+    address = urlsplit(stack.url)
+    connection = http.client.HTTPConnection(address.hostname, address.port, timeout=30)
+    try:
+        for attempt in range(2):
+            if attempt:
+                time.sleep(idle)
+            connection.request("GET", "/healthz/")
+            response = connection.getresponse()
+            response.read()
+            assert response.status == 200, (attempt, response.status)
+            assert response.getheader("Connection", "").lower() != "close"
+    finally:
+        connection.close()
 
 
 def _analyse(stack: Stack, session: requests.Session) -> None:
@@ -380,6 +406,7 @@ def _assert_every_result_recorded_once(stack: Stack) -> None:
 def test_the_production_stack_plays_through_a_dead_worker(stack: Stack) -> None:
     # `up` returned once the site was healthy (the workers wait for it); the workers'
     # first health checks run while the bot qualifies.
+    _assert_polling_keeps_its_connection(stack)
     session = _session(stack)
     _upload(stack, session)
     services = wait_for(

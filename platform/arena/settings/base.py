@@ -154,6 +154,9 @@ if CELERY_BROKER_URL.startswith("filesystem://"):
     }
 else:
     CELERY_BROKER_TRANSPORT_OPTIONS = {"visibility_timeout": 3600}
+if CELERY_BROKER_URL.startswith("redis://"):
+    # kombu's Redis transport, reusing its Redis client (arena.core.broker).
+    CELERY_BROKER_TRANSPORT = "arena.core.broker:Transport"
 CELERY_BROKER_CONNECTION_RETRY_ON_STARTUP = True
 CELERY_TASK_SERIALIZER = "json"
 CELERY_RESULT_SERIALIZER = "json"

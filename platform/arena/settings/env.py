@@ -101,7 +101,7 @@ def database_from_url(url: str) -> dict[str, object]:
             raise ImproperlyConfigured("DATABASE_URL must name a database: postgres://.../NAME")
         options = dict(parse_qsl(parts.query))
         return {
-            "ENGINE": "django.db.backends.postgresql",
+            "ENGINE": "arena.core.postgresql",
             "NAME": name,
             "USER": unquote(parts.username or ""),
             "PASSWORD": unquote(parts.password or ""),

@@ -49,7 +49,7 @@ def test_production_refuses_the_development_secret_key():
 
 def test_database_url_postgres():
     config = database_from_url("postgres://arena:s%40cret@db.internal:5433/arena?sslmode=require")
-    assert config["ENGINE"] == "django.db.backends.postgresql"
+    assert config["ENGINE"] == "arena.core.postgresql"
     assert (config["USER"], config["PASSWORD"], config["HOST"], config["PORT"]) == (
         "arena",
         "s@cret",

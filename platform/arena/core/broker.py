@@ -6,9 +6,11 @@ match, and in a worker's master process the two bookkeeping transactions of ever
 message it takes (noting the message as unacknowledged, then acknowledging it).
 A client is only a facade over the channel's connection pool (it opens no
 socket), but building one copies redis-py's table of ~160 response callbacks,
-twice: 80 µs each on the benchmark machine, ~0.25 ms of CPU per match played
-(docs/benchmarks.md). This channel keeps the client it built and hands it out
-again; the connections still come from the same pool, per command, as before.
+twice. This channel keeps the client it built and hands it out again; the
+connections still come from the same pool, per command, as before.
+
+Kept for the overhead target (≤ 10 % on bwrap, docs/benchmarks.md): side by side,
+without it a match costs the platform 1.0 ms more CPU, 0.5 of it Celery's master's.
 
 A `redis.Redis` client is safe to share between threads (each command takes a
 connection from the pool); pipelines, which are not, are still made per use. When

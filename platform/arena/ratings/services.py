@@ -119,11 +119,12 @@ def ratings_apply_match_games(*, games: Sequence[Game], seats: Sequence[SeatOfMa
         rows = ratings_lock(
             competition_id=match.competition_id, bot_ids=[bot_id for _, bot_id, _ in seats]
         )
-        # Both read under the locks: a concurrent apply of the same games has
+        # Read under the locks: a concurrent apply of the same games has
         # committed its changes by the time we hold the rows, and a switch of the
         # competition's system (ratings_switch_system) holds them too.
-        rated = sql.games_rated(game_ids=[game.pk for game in games])
-        system, table_size = sql.competition_rating_system(competition_id=match.competition_id)
+        system, table_size, rated = sql.rating_system_and_games_rated(
+            competition_id=match.competition_id, game_ids=[game.pk for game in games]
+        )
         standings = {
             bot_id: standing_from_rating(row, system=system, seats=table_size)
             for bot_id, row in rows.items()

@@ -1,7 +1,7 @@
 """The hand-written statements of the ratings app, run for every rated match a
 worker records (see arena.core.statements for why they are written out): the
-locking read of a match's ratings, the check for games already rated, and the
-competition's rating system and table size."""
+locking read of a match's ratings, and the competition's rating system and table
+size with the games already rated."""
 
 from __future__ import annotations
 
@@ -29,22 +29,22 @@ def ratings_select_all_or_none_for_update(
     return models_from_rows(Rating, rows)
 
 
-def games_rated(*, game_ids: list[int]) -> set[int]:
-    """Which of these games already have their rating changes."""
-    if not game_ids:
-        return set()
-    rows = fetch_all(
+def rating_system_and_games_rated(
+    *, competition_id: int, game_ids: list[int]
+) -> tuple[str, int, set[int]]:
+    """The rating system a competition rates its games with, its table size, and
+    which of these games already have their rating changes: one round trip, one
+    row per rated game (one row with a NULL game when none is)."""
+    rated = (
         f'SELECT DISTINCT "game_id" FROM {table_of(RatingChange)}'  # noqa: S608  (names are ours, the values are parameters)
-        f' WHERE "game_id" IN ({placeholders(len(game_ids))})',
-        game_ids,
+        f' WHERE "game_id" IN ({placeholders(len(game_ids))})'
+        if game_ids
+        else 'SELECT NULL AS "game_id"'
     )
-    return {game_id for (game_id,) in rows}
-
-
-def competition_rating_system(*, competition_id: int) -> tuple[str, int]:
-    """The rating system a competition rates its games with, and its table size."""
     rows = fetch_all(
-        f'SELECT "rating_system", "seats" FROM {table_of(Competition)} WHERE "id" = %s',  # noqa: S608  (names are ours, the values are parameters)
-        [competition_id],
+        f'SELECT c."rating_system", c."seats", r."game_id" FROM {table_of(Competition)} c'  # noqa: S608  (names are ours, the values are parameters)
+        f' LEFT JOIN ({rated}) r ON 1 = 1 WHERE c."id" = %s',
+        [*game_ids, competition_id],
     )
-    return str(rows[0][0]), int(rows[0][1])
+    system, seats = rows[0][0], rows[0][1]
+    return str(system), int(seats), {game_id for _, _, game_id in rows if game_id is not None}

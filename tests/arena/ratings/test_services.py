@@ -56,6 +56,22 @@ def test_applying_a_game_twice_rates_it_once():
     assert set(Rating.objects.values_list("games", flat=True)) == {1}
 
 
+def test_a_match_whose_first_games_are_rated_rates_only_the_rest():
+    competition = CompetitionFactory()
+    match = finished_match(
+        versions=[ActiveBotVersionFactory(), ActiveBotVersionFactory()],
+        game_ranks=[[1, 2], [2, 1], [1, 2]],
+        competition=competition,
+    )
+    games = list(match.games.order_by("number"))
+    for game in games[:2]:
+        rate_game(game)
+    ratings_apply_match_games(games=games, seats=match_seats_of(match_id=match.pk))
+    rated = RatingChange.objects.values_list("game_id", flat=True)
+    assert sorted(rated) == sorted(game.pk for game in games for _ in range(2))
+    assert set(Rating.objects.values_list("games", flat=True)) == {3}
+
+
 @pytest.mark.parametrize("kwargs", [{"rated": False}, {"competition": None}])
 def test_unrated_matches_leave_ratings_alone(kwargs):
     competition = kwargs.pop("competition", CompetitionFactory())

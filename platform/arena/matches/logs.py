@@ -64,7 +64,7 @@ def game_summary(log: dict[str, Any]) -> GameSummary:
     for seat, place in enumerate(result["ranks"]):
         ranks[seating[seat]] = int(place)
     winner = result.get("winner")
-    notes = fault_notes(log)
+    notes, turns = _fault_notes_and_turns(log)
     faults = [
         {
             "index": seating[int(f["seat"])],
@@ -74,7 +74,6 @@ def game_summary(log: dict[str, Any]) -> GameSummary:
         }
         for f in result.get("faults", [])
     ]
-    turns = sum(1 for event in log.get("events", []) if event.get("kind") in _TURN_KINDS)
     return GameSummary(
         seating=seating,
         ranks=ranks,
@@ -92,6 +91,11 @@ def fault_notes(log: dict[str, Any]) -> dict[int, dict[str, Any]]:
     A log without the sandbox's detail (an in-process game) still gets the turn,
     counted from the events.
     """
+    return _fault_notes_and_turns(log)[0]
+
+
+def _fault_notes_and_turns(log: dict[str, Any]) -> tuple[dict[int, dict[str, Any]], int]:
+    """`fault_notes`, and the game's turns, in one pass over its events."""
     notes: dict[int, dict[str, Any]] = {}
     turns = 0
     for index, event in enumerate(log.get("events", [])):
@@ -111,7 +115,7 @@ def fault_notes(log: dict[str, Any]) -> dict[int, dict[str, Any]]:
             "sentence": fault_sentence(reason, public_detail(detail)),
             "owner_sentence": fault_sentence(reason, detail),
         }
-    return notes
+    return notes, turns
 
 
 def stderr_of_seat(log: dict[str, Any], seat: int) -> list[str]:

@@ -2,8 +2,8 @@
 
 With CONN_HEALTH_CHECKS, Django checks a kept connection before its first use in
 each request or task by sending `SELECT 1`: a round trip to the server. A worker
-does that twice per match it plays (the task's connection and the result
-recorder's), on every match.
+does that twice for every match it plays (the task's connection and the result
+recorder's).
 
 Kept for the overhead target (≤ 10 % on bwrap, docs/benchmarks.md): side by side,
 without it a match costs the platform 0.6 ms more CPU, 0.4 of it PostgreSQL's.

@@ -78,6 +78,7 @@ class ActionValue:
     reply: dict[str, Any]
     win: float
     visits: int
+    rounds: int = 1  # the rounds of sequential halving it stayed in for (1: no halving)
 
 
 class _Beliefs:
@@ -404,12 +405,15 @@ def _worths(rules: Ruleset) -> Worths:
     return tuple(out)
 
 
-def policy_action(state: GameState, rng: random.Random, worths: Worths) -> int:
+def policy_action(
+    state: GameState, rng: random.Random, worths: Worths, *, noise: bool = True
+) -> int:
     """The playout policy's action for the seat to act in a turn: answer an attack
     with the cheapest counter (a shield last), else play the card the heuristic
-    tables like best, with a little noise, favouring the suit the hand holds most
-    of; draw only when nothing is legal. A wild card names that suit; a play that
-    leaves one card calls."""
+    tables like best, favouring the suit the hand holds most of; draw only when
+    nothing is legal. A wild card names that suit; a play that leaves one card
+    calls. With ``noise`` each card's score gets a random bonus below one, which
+    breaks the near ties; without it the choice is the heuristic bot's own."""
     cards = state.legal_cards()
     if not cards:
         return DRAW
@@ -434,13 +438,13 @@ def policy_action(state: GameState, rng: random.Random, worths: Worths) -> int:
         index += 1
     worth = worths[index]
     last_cards = len(hand) <= 3
-    random_float = rng.random
+    random_float = rng.random if noise else float
     best = cards[0]
     best_score = -1e9
     for card in cards:
-        score = worth[card] + 0.5 * counts[SUIT_OF[card]] + random_float()
-        if last_cards and IS_JOKER[card]:
-            score += 15.0  # a joker can never be the last card: spend it in time
+        # A joker can never be the last card: near the end it is spent first.
+        base = 13.0 if last_cards and IS_JOKER[card] else worth[card]
+        score = base + 0.5 * counts[SUIT_OF[card]] + random_float()
         if score > best_score:
             best, best_score = card, score
     if t.role[best] == WILD and len(hand) > 1:
@@ -450,9 +454,11 @@ def policy_action(state: GameState, rng: random.Random, worths: Worths) -> int:
     return best | call
 
 
-def playout(state: GameState, rng: random.Random, worths: Worths) -> int:
+def playout(state: GameState, rng: random.Random, worths: Worths, seat: int) -> int:
     """Play ``state`` to its end with the playout policy for every seat
-    (``policy_action``; every lapse caught); the winner's seat."""
+    (``policy_action``; every lapse caught); the winner's seat. The searching
+    ``seat`` plays with noise, its own later choices being uncertain; the others
+    play the policy's choice itself, the opponent model at its sharpest."""
     limit = state.turn + PLAYOUT_TURNS
     while state.phase != PHASE_OVER:
         if state.phase == PHASE_CATCH:
@@ -460,7 +466,7 @@ def playout(state: GameState, rng: random.Random, worths: Worths) -> int:
             continue
         if state.turn >= limit:
             return _fewest(state)
-        state.apply(policy_action(state, rng, worths))
+        state.apply(policy_action(state, rng, worths, noise=state.to_act == seat))
     return state.winner
 
 
@@ -481,6 +487,9 @@ class SearchPlayer:
     of playouts, which makes every decision a pure function of ``seed`` and the
     messages. ``clock`` is what the budget is measured on (``time.process_time``
     measures the bot's own CPU time, whatever else the machine is doing).
+    ``halving`` spends the playouts by sequential halving (``_search``); without
+    it every candidate has as many, which the analysis of a replay wants: it
+    reports the win chance of the move that was made, however poor.
     """
 
     def __init__(
@@ -490,8 +499,10 @@ class SearchPlayer:
         seed: int | None = None,
         iterations: int | None = None,
         clock: Callable[[], float] = time.perf_counter,
+        halving: bool = True,
     ) -> None:
         self.budget_ms = budget_ms
+        self.halving = halving
         self.seed = random.randrange(1 << 62) if seed is None else seed
         self.iterations = iterations
         self.clock = clock
@@ -531,20 +542,23 @@ class SearchPlayer:
         rng = random.Random(f"{self.seed}:{beliefs.game}:{message['type']}:{message['turn']}")
         deal = beliefs.dealer(message, rng)
         moves = _moves(deal(rng))
-        wins, visits = self._search(
+        wins, visits, rounds = self._search(
             moves, deal, rng, beliefs=beliefs, iterations=iterations, deadline=deadline
         )
         values = [
-            ActionValue(_reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i])
+            ActionValue(
+                _reply(move), wins[i] / visits[i] if visits[i] else 0.0, visits[i], rounds[i]
+            )
             for i, move in enumerate(moves)
         ]
         # Stable: among equal estimates the engine's order (plays first, draw last) stays.
         return sorted(values, key=self._rank)
 
     @staticmethod
-    def _rank(value: ActionValue) -> tuple[float, float]:
-        """Best first: the highest win rate (every move has as many playouts)."""
-        return (-value.win, -value.visits)
+    def _rank(value: ActionValue) -> tuple[float, float, float]:
+        """Best first: the moves still in the running at the end, then the highest
+        win rate (the moves of one round have as many playouts)."""
+        return (-value.rounds, -value.win, -value.visits)
 
     def _search(
         self,
@@ -555,34 +569,54 @@ class SearchPlayer:
         beliefs: _Beliefs,
         iterations: int,
         deadline: float | None,
-    ) -> tuple[list[int], list[int]]:
-        """Wins and playouts of each move: ``iterations`` playouts, fewer if the
-        clock reaches ``deadline`` first."""
+    ) -> tuple[list[int], list[int], list[int]]:
+        """Wins and playouts of each move, and the rounds it played in:
+        ``iterations`` playouts, fewer if the clock reaches ``deadline`` first.
+
+        With ``halving`` (sequential halving) the budget is cut into rounds, as
+        many as halvings take the moves down to two; each round has its share of
+        the playouts (or of the time) and after it the better half of the moves
+        stays in the running, so the close contenders get most of the playouts.
+        Otherwise every move has as many playouts, one round."""
         seat = beliefs.seat
         worths = beliefs.worths
-        wins = [0] * len(moves)
-        visits = [0] * len(moves)
+        count = len(moves)
+        wins = [0] * count
+        visits = [0] * count
+        rounds_played = [0] * count
+        running = list(range(count))
+        rounds = max(1, (count - 1).bit_length()) if self.halving else 1
         # Every move is played out on the same deal with the same playout seed
         # (common random numbers): the luck of the deal then falls on all of them
         # alike, and their differences show with far fewer playouts. A forced move
         # is played out too: its win chance is still worth knowing.
         done = 0
         clock = self.clock
-        while done < iterations:
-            world = deal(rng)
-            playout_seed = rng.getrandbits(64)
-            for index, move in enumerate(moves):
-                if done >= iterations or (
-                    deadline is not None and done % 4 == 0 and clock() >= deadline
-                ):
-                    iterations = done
-                    break
-                trial = world.clone()
-                _apply(trial, move)
-                visits[index] += 1
-                wins[index] += playout(trial, random.Random(playout_seed), worths) == seat
-                done += 1
-        return wins, visits
+        started = clock()
+        for round_ in range(rounds):
+            share = (round_ + 1) / rounds
+            round_iterations = int(iterations * share)
+            round_deadline = None if deadline is None else started + (deadline - started) * share
+            while done < round_iterations:
+                world = deal(rng)
+                playout_seed = rng.getrandbits(64)
+                for index in running:
+                    if done >= round_iterations or (
+                        round_deadline is not None and done % 4 == 0 and clock() >= round_deadline
+                    ):
+                        round_iterations = done
+                        break
+                    trial = world.clone()
+                    _apply(trial, moves[index])
+                    visits[index] += 1
+                    wins[index] += playout(trial, random.Random(playout_seed), worths, seat) == seat
+                    done += 1
+            for index in running:
+                rounds_played[index] = round_ + 1
+            if round_ + 1 < rounds:
+                running.sort(key=lambda i: -wins[i] / visits[i] if visits[i] else 0.0)
+                running = sorted(running[: (len(running) + 1) // 2])
+        return wins, visits, rounds_played
 
     def _budget(self, message: Message, budget_ms: int | None) -> float:
         """Milliseconds to think: the budget, at most a third of the reply's

@@ -92,7 +92,7 @@ def _advance(state: GameState, seat: int, rng: random.Random, worths: Worths, li
         elif state.to_act == seat:
             return True
         else:
-            state.apply(policy_action(state, rng, worths))
+            state.apply(policy_action(state, rng, worths, noise=False))
     return False
 
 
@@ -131,7 +131,7 @@ class IsmctsPlayer(SearchPlayer):
         beliefs: _Beliefs,
         iterations: int,
         deadline: float | None,
-    ) -> tuple[list[int], list[int]]:
+    ) -> tuple[list[int], list[int], list[int]]:
         seat = beliefs.seat
         worths = beliefs.worths
         root: dict[Move, _Edge] = {}
@@ -161,7 +161,7 @@ class IsmctsPlayer(SearchPlayer):
                     child = edge.children[key] = {}
                 edges, legal = child, _moves(state)
             if winner < 0:
-                winner = playout(state, policy_rng, worths)
+                winner = playout(state, policy_rng, worths, seat)
             won = winner == seat
             for edge in path:
                 edge.visits += 1
@@ -170,13 +170,14 @@ class IsmctsPlayer(SearchPlayer):
         return (
             [edge.wins if edge else 0 for edge in visited],
             [edge.visits if edge else 0 for edge in visited],
+            [1] * len(moves),  # one round: every move stays in the running
         )
 
     @staticmethod
-    def _rank(value: ActionValue) -> tuple[float, float]:
+    def _rank(value: ActionValue) -> tuple[float, float, float]:
         """Best first: the most visited (UCB1 follows the best so far, and a move
         tried a few times can be lucky), then the highest win rate."""
-        return (-value.visits, -value.win)
+        return (-value.visits, -value.win, 0.0)
 
 
 def make_bot(seed: int | None = None) -> IsmctsPlayer:

@@ -135,8 +135,10 @@ def game_decisions(log: dict[str, Any], *, settings: SearchSettings) -> Iterator
     rules = engine.Ruleset.from_value(log["ruleset"])
     players = int(log["players"])
     exchanges = _seat_exchanges(log)
+    # Every candidate gets as many playouts (no halving): the move that was made
+    # needs an estimate as good as the preferred one's for the loss to mean anything.
     searches = [
-        SearchPlayer(seed=_seed(settings, seat), iterations=settings.iterations)
+        SearchPlayer(seed=_seed(settings, seat), iterations=settings.iterations, halving=False)
         for seat in range(players)
     ]
     observed = [0] * players

@@ -19,8 +19,9 @@ import engine
 from bots_examples import builtin_bots, heuristic_bot, search_bot, search_ismcts
 from bots_examples.search_bot import ActionValue, SearchPlayer
 from bots_examples.search_ismcts import IsmctsPlayer
-from engine.cards import CARD_OF, CODES
+from engine.cards import CARD_OF, CODES, SUITS
 from engine.state import GameState
+from engine.tables import CARD_MASK, DRAW, SUIT_SHIFT
 
 REPO = Path(__file__).resolve().parents[2]
 # Both methods, for the tests every search must pass.
@@ -399,3 +400,78 @@ def test_ismcts_searches_a_tree_of_the_seats_own_decisions(monkeypatch):
     assert len(calls) > 2 * 300
     deeper = [legal for legal, _ in calls[len(root) :] if len(legal) != len(root)]
     assert deeper
+
+
+def _policy_reply(message: dict[str, Any]) -> tuple[str, str | None, str | None]:
+    """The playout policy's choice, without noise, in the turn a message describes."""
+    rules = engine.Ruleset.from_value(message["ruleset"])
+    state = engine.sample_state(message, rules, seed=0)
+    action = search_bot.policy_action(
+        state, random.Random(message["turn"]), search_bot._worths(rules), noise=message["noise"]
+    )
+    if action == DRAW:
+        return ("draw", None, None)
+    suit = (action >> SUIT_SHIFT & 7) - 1
+    return ("play", CODES[action & CARD_MASK], SUITS[suit] if suit >= 0 else None)
+
+
+@pytest.mark.parametrize("noise", [False, True], ids=["exact", "noisy"])
+def test_without_noise_the_playout_policy_plays_as_the_heuristic_bot(noise):
+    # The opponents in a playout are played this way: the heuristic bot's own
+    # choices, card for card and suit for suit. With noise (a positive control)
+    # near ties go either way.
+    differ = checked = 0
+    for players in (2, 3, 4):
+        for seed in range(1, 13):
+            messages = seat_messages(seed, players=players)
+            bot = heuristic_bot.make_bot(0)
+            for message in messages:
+                reply = bot(message)
+                if message["type"] != "turn" or not message["legal"]:
+                    continue
+                turn = {**message, "ruleset": messages[0]["ruleset"], "noise": noise}
+                action, card, suit = _policy_reply(turn)
+                named = suit if card and engine.bot.role(card) == "wild" else None
+                expected_suit = reply.get("suit") if named else None
+                differ += (action, card, named) != (
+                    reply["action"],
+                    reply.get("card"),
+                    expected_suit,
+                )
+                checked += 1
+    assert checked > 300
+    assert (differ > 0) if noise else (differ == 0), (differ, checked)
+
+
+def _turn_with_candidates(least: int) -> tuple[list[dict[str, Any]], dict[str, Any]]:
+    """Seat 0's messages up to the first turn with at least ``least`` replies."""
+    for seed in range(1, 50):
+        messages = seat_messages(seed, players=2)
+        for index, message in enumerate(messages):
+            if message["type"] == "turn" and len(message["legal"]) >= least:
+                return messages[: index + 1], message
+    raise AssertionError("no such turn")
+
+
+def test_halving_gives_the_close_contenders_most_of_the_playouts():
+    messages, turn = _turn_with_candidates(5)
+    values = {}
+    for halving in (True, False):
+        player = SearchPlayer(seed=1, iterations=400, halving=halving)
+        for message in messages:
+            player.observe(message)
+        values[halving] = player.analyse(turn)
+    halved, even = values[True], values[False]
+    count = len(halved)
+    assert count >= 6  # the draw besides the plays, a wild card once per suit
+    rounds = (count - 1).bit_length()
+    assert sum(v.visits for v in halved) == sum(v.visits for v in even) == 400
+    # Even: one round, as many playouts each (one more for the first few).
+    assert {v.rounds for v in even} == {1}
+    assert max(v.visits for v in even) - min(v.visits for v in even) <= 1
+    # Halved: two moves play every round, best first, on more playouts than even.
+    assert [v.rounds for v in halved[:2]] == [rounds, rounds]
+    assert all(v.rounds < rounds for v in halved[2:])
+    assert halved[0].win >= halved[1].win
+    assert min(v.visits for v in halved[:2]) > 2 * max(v.visits for v in even)
+    assert [v.rounds for v in halved] == sorted((v.rounds for v in halved), reverse=True)

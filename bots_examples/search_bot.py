@@ -6,12 +6,15 @@ Run it as a process (``python3 search_bot.py``) with the engine beside it: it is
 the starter kit, not a single-file download, because it simulates with the rules
 engine (``engine``). In the sandbox the engine is always importable.
 
-How it searches (determinized Monte Carlo, "PIMC"): each round deals the cards
+How it searches (determinized Monte Carlo, "PIMC"): each deal gives the cards
 this seat cannot see at random, but only in ways its observations allow (cards
-seen played stay in the discard pile, and a player who drew instead of playing is
-taken to hold no card that was playable then), then plays every candidate move on
-that deal and the game to its end with a fast playout policy for every seat (the
-heuristic bot's judgement as tables), the same playout seed for each move.
+seen played stay in the discard pile, a player who drew instead of playing is
+taken to hold no card that was playable then, and one that played a card none it
+would rather have played), then plays every candidate move still in the running
+on that deal and the game to its end with a fast playout policy for every seat
+(the heuristic bot's judgement as tables), the same playout seed for each move.
+After each of a few rounds the better half of the candidates stays in the running
+(sequential halving), so that the closest get most of the playouts.
 ``SearchPlayer.analyse`` returns every candidate with its estimated chance that
 this seat wins; with ``iterations`` fixed it is deterministic and uses only the
 seat's own messages, so a replay's decisions can be analysed afterwards.
@@ -87,7 +90,10 @@ class _Beliefs:
     Each opponent's hand is a list of slots, one per card, each slot a bit mask of
     the cards it cannot be: when a player draws with no attack pending, every card
     it then held is taken to be one that was not playable (a bot draws when it has
-    nothing to play); the cards it draws are unconstrained.
+    nothing to play); when it plays one card, none it then held is one the
+    playout policy would have played instead, however the hand's suits fall (the
+    others are taken to play as the policy does: the cheapest counter to an
+    attack, a shield only without one); the cards it draws are unconstrained.
     """
 
     def __init__(self, start: Message) -> None:
@@ -106,6 +112,7 @@ class _Beliefs:
         self.suit = -1
         self.attacked = False
         self.attack_last = 0
+        self.held = hand  # this seat's own cards, followed through the events
 
     def see(self, events: Sequence[Message]) -> None:
         for event in events:
@@ -113,21 +120,35 @@ class _Beliefs:
             seat = event.get("seat", -1)
             if kind in ("play", "shield"):
                 cards = [CARD_OF[c] for c in event.get("cards") or [event["card"]]]
+                outplayed = 0
+                if len(cards) == 1 and seat != self.seat:
+                    if self.attacked:
+                        outplayed = self._cheaper_answers_mask(cards[0], shield=kind == "shield")
+                    elif kind == "play":
+                        outplayed = self._outplayed_mask(seat, cards[0])
                 self._played(seat, cards, event.get("suit"), shield=kind == "shield")
+                if outplayed:
+                    self._constrain(seat, outplayed)
             elif kind == "draw":
                 if seat != self.seat:
                     self._constrain(seat, self._playable_mask())
                     self._add(seat, event.get("count", 1))
+                else:
+                    self.held += event.get("count", 1)
             elif kind == "take":
                 if seat != self.seat:
                     self._constrain(seat, self._counter_mask())
                     self._add(seat, event.get("count", 0))
+                else:
+                    self.held += event.get("count", 0)
                 self.attacked = False
                 self.attack_last = 0
             elif kind == "catch":
                 target = event.get("target", -1)
                 if target != self.seat:
                     self._add(target, event.get("count", 1))
+                else:
+                    self.held += event.get("count", 1)
             elif kind == "reshuffle":
                 self.discard = []
             elif kind == "fault" and 0 <= seat < self.players:
@@ -138,7 +159,9 @@ class _Beliefs:
         self.discard += cards[:-1]
         self.top = cards[-1]
         self.suit = SUIT_INDEX[suit] if suit else -1
-        if seat != self.seat and 0 <= seat < self.players:
+        if seat == self.seat:
+            self.held -= len(cards)
+        elif 0 <= seat < self.players:
             for card in cards:
                 self._remove(seat, card)
         attack = self.tables.attack[cards[-1]]
@@ -176,6 +199,55 @@ class _Beliefs:
         ok = self.tables.play_ok[key]
         return sum(1 << c for c in range(DECK_SIZE) if ok[c])
 
+    def _outplayed_mask(self, seat: int, played: int) -> int:
+        """The cards ``seat`` cannot have held when it played ``played`` with no
+        attack pending, if it plays as the playout policy does (the heuristic
+        bot's judgement): every card then playable that the policy would have
+        preferred however the hand's suits fall. A card's score is its worth plus
+        half a point for each card of its suit in the hand; the played card's
+        suit can add at most half a point for each other card of the hand but
+        the one it is compared with."""
+        if not 0 <= seat < self.players or seat == self.seat:
+            return 0
+        size = len(self.slots[seat])  # before the play: the played card is still in
+        two = 2 if self.players == 2 else 0
+        # Two players: the player it passes to is this seat, whose count is known;
+        # more: the worth under either reading of the threat, the lower.
+        tables = [self.worths[two + (self.held <= 2)]] if two else self.worths[:2]
+        slack = 0.5 * (size - 2)
+        ok = self._playable_table()
+        mask = 0
+        for card in range(DECK_SIZE):
+            if not ok[card] or card == played:
+                continue
+            if all(
+                self._score(worth, card, size) - self._score(worth, played, size) > slack
+                for worth in tables
+            ):
+                mask |= 1 << card
+        return mask
+
+    def _cheaper_answers_mask(self, played: int, *, shield: bool) -> int:
+        """The cards a player cannot have held when it answered the attack with
+        ``played``: the policy answers with the cheapest counter, a shield only
+        when it has none. So a shield says it held no counter; a counter, none
+        cheaper."""
+        attack = self.tables.attack
+        last = self.attack_last
+        ceiling = 1 << 30 if shield else attack[played]
+        return sum(
+            1 << card
+            for card in range(DECK_SIZE)
+            if last <= attack[card] < ceiling and attack[card]
+        )
+
+    @staticmethod
+    def _score(worth: tuple[float, ...], card: int, size: int) -> float:
+        return 13.0 if size <= 3 and IS_JOKER[card] else worth[card]
+
+    def _playable_table(self) -> Sequence[bool]:
+        return self.tables.play_ok[DECK_SIZE + self.suit if self.suit >= 0 else self.top]
+
     def _counter_mask(self) -> int:
         if not self.attacked:
             return 0
@@ -195,6 +267,7 @@ class _Beliefs:
                 del slots[count:]
             elif len(slots) < count:
                 slots += [0] * (count - len(slots))
+        self.held = len(message["hand"])
         top = CARD_OF[message["top"]]
         if top != self.top:  # lost track (a message we never saw): start again from here
             self.top = top
@@ -405,15 +478,13 @@ def _worths(rules: Ruleset) -> Worths:
     return tuple(out)
 
 
-def policy_action(
-    state: GameState, rng: random.Random, worths: Worths, *, noise: bool = True
-) -> int:
+def policy_action(state: GameState, rng: random.Random, worths: Worths) -> int:
     """The playout policy's action for the seat to act in a turn: answer an attack
     with the cheapest counter (a shield last), else play the card the heuristic
-    tables like best, favouring the suit the hand holds most of; draw only when
-    nothing is legal. A wild card names that suit; a play that leaves one card
-    calls. With ``noise`` each card's score gets a random bonus below one, which
-    breaks the near ties; without it the choice is the heuristic bot's own."""
+    tables like best, favouring the suit the hand holds most of, with a random
+    bonus below one on each card's score (without it, the heuristic bot's own
+    choice); draw only when nothing is legal. A wild card names that suit; a play
+    that leaves one card calls."""
     cards = state.legal_cards()
     if not cards:
         return DRAW
@@ -438,7 +509,7 @@ def policy_action(
         index += 1
     worth = worths[index]
     last_cards = len(hand) <= 3
-    random_float = rng.random if noise else float
+    random_float = rng.random
     best = cards[0]
     best_score = -1e9
     for card in cards:
@@ -454,11 +525,9 @@ def policy_action(
     return best | call
 
 
-def playout(state: GameState, rng: random.Random, worths: Worths, seat: int) -> int:
+def playout(state: GameState, rng: random.Random, worths: Worths) -> int:
     """Play ``state`` to its end with the playout policy for every seat
-    (``policy_action``; every lapse caught); the winner's seat. The searching
-    ``seat`` plays with noise, its own later choices being uncertain; the others
-    play the policy's choice itself, the opponent model at its sharpest."""
+    (``policy_action``; every lapse caught); the winner's seat."""
     limit = state.turn + PLAYOUT_TURNS
     while state.phase != PHASE_OVER:
         if state.phase == PHASE_CATCH:
@@ -466,7 +535,7 @@ def playout(state: GameState, rng: random.Random, worths: Worths, seat: int) -> 
             continue
         if state.turn >= limit:
             return _fewest(state)
-        state.apply(policy_action(state, rng, worths, noise=state.to_act == seat))
+        state.apply(policy_action(state, rng, worths))
     return state.winner
 
 
@@ -609,7 +678,7 @@ class SearchPlayer:
                     trial = world.clone()
                     _apply(trial, moves[index])
                     visits[index] += 1
-                    wins[index] += playout(trial, random.Random(playout_seed), worths, seat) == seat
+                    wins[index] += playout(trial, random.Random(playout_seed), worths) == seat
                     done += 1
             for index in running:
                 rounds_played[index] = round_ + 1

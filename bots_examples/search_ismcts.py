@@ -92,7 +92,7 @@ def _advance(state: GameState, seat: int, rng: random.Random, worths: Worths, li
         elif state.to_act == seat:
             return True
         else:
-            state.apply(policy_action(state, rng, worths, noise=False))
+            state.apply(policy_action(state, rng, worths))
     return False
 
 
@@ -161,7 +161,7 @@ class IsmctsPlayer(SearchPlayer):
                     child = edge.children[key] = {}
                 edges, legal = child, _moves(state)
             if winner < 0:
-                winner = playout(state, policy_rng, worths, seat)
+                winner = playout(state, policy_rng, worths)
             won = winner == seat
             for edge in path:
                 edge.visits += 1

@@ -22,6 +22,7 @@ from bots_examples.search_ismcts import IsmctsPlayer
 from engine.cards import CARD_OF, CODES, SUITS
 from engine.state import GameState
 from engine.tables import CARD_MASK, DRAW, SUIT_SHIFT
+from tests.support.benchmark_scripts import benchmark_script
 
 REPO = Path(__file__).resolve().parents[2]
 # Both methods, for the tests every search must pass.
@@ -402,13 +403,20 @@ def test_ismcts_searches_a_tree_of_the_seats_own_decisions(monkeypatch):
     assert deeper
 
 
-def _policy_reply(message: dict[str, Any]) -> tuple[str, str | None, str | None]:
-    """The playout policy's choice, without noise, in the turn a message describes."""
+class _NoNoise(random.Random):
+    """A generator whose every float is 0: the playout policy without its noise."""
+
+    def random(self) -> float:
+        return 0.0
+
+
+def _policy_reply(
+    message: dict[str, Any], rng: random.Random
+) -> tuple[str, str | None, str | None]:
+    """The playout policy's choice in the turn a message describes."""
     rules = engine.Ruleset.from_value(message["ruleset"])
     state = engine.sample_state(message, rules, seed=0)
-    action = search_bot.policy_action(
-        state, random.Random(message["turn"]), search_bot._worths(rules), noise=message["noise"]
-    )
+    action = search_bot.policy_action(state, rng, search_bot._worths(rules))
     if action == DRAW:
         return ("draw", None, None)
     suit = (action >> SUIT_SHIFT & 7) - 1
@@ -417,9 +425,9 @@ def _policy_reply(message: dict[str, Any]) -> tuple[str, str | None, str | None]
 
 @pytest.mark.parametrize("noise", [False, True], ids=["exact", "noisy"])
 def test_without_noise_the_playout_policy_plays_as_the_heuristic_bot(noise):
-    # The opponents in a playout are played this way: the heuristic bot's own
-    # choices, card for card and suit for suit. With noise (a positive control)
-    # near ties go either way.
+    # The playouts' opponent model, and what the beliefs read the others' plays
+    # by: the heuristic bot's own choices, card for card and suit for suit. With
+    # noise (a positive control) near ties go either way.
     differ = checked = 0
     for players in (2, 3, 4):
         for seed in range(1, 13):
@@ -429,8 +437,9 @@ def test_without_noise_the_playout_policy_plays_as_the_heuristic_bot(noise):
                 reply = bot(message)
                 if message["type"] != "turn" or not message["legal"]:
                     continue
-                turn = {**message, "ruleset": messages[0]["ruleset"], "noise": noise}
-                action, card, suit = _policy_reply(turn)
+                turn = {**message, "ruleset": messages[0]["ruleset"]}
+                rng = random.Random(message["turn"]) if noise else _NoNoise()
+                action, card, suit = _policy_reply(turn, rng)
                 named = suit if card and engine.bot.role(card) == "wild" else None
                 expected_suit = reply.get("suit") if named else None
                 differ += (action, card, named) != (
@@ -475,3 +484,133 @@ def test_halving_gives_the_close_contenders_most_of_the_playouts():
     assert halved[0].win >= halved[1].win
     assert min(v.visits for v in halved[:2]) > 2 * max(v.visits for v in even)
     assert [v.rounds for v in halved] == sorted((v.rounds for v in halved), reverse=True)
+
+
+def _excluded_after_a_play(*, held: int) -> set[str]:
+    """The cards every slot of seat 1 excludes once it has played 5H on 6H, at two
+    seats, seat 0 holding ``held`` cards then."""
+    beliefs = search_bot._Beliefs(
+        {
+            "type": "start",
+            "seat": 0,
+            "players": 2,
+            "game": 0,
+            "hand": ["9S", "4C", "8D", "TC", "6S", "KD", "3C"],
+            "top": "6H",
+            "ruleset": engine.PRESETS["korean"].to_dict(),
+        }
+    )
+    beliefs.held = held  # as if seat 0 had played down to it
+    beliefs.see([{"seat": 1, "kind": "play", "card": "5H"}])
+    slots = beliefs.slots[1]
+    assert len(slots) == 6
+    return {code for card, code in enumerate(CODES) if all(slot >> card & 1 for slot in slots)}
+
+
+def test_a_player_that_played_is_dealt_no_card_it_would_rather_have_played():
+    # With two players a king, a queen or a jack gives another turn: the heuristic
+    # bot plays a playable one before a plain five, whatever its suits. An attack
+    # card it keeps while the next player holds many cards...
+    assert _excluded_after_a_play(held=7) == {"KH", "QH", "JH"}
+    # ...and presses on one about to finish; a joker too.
+    assert _excluded_after_a_play(held=2) == {"KH", "QH", "JH", "2H", "AH", "BJ", "CJ"}
+
+
+def test_an_answer_to_an_attack_says_no_cheaper_one_was_held():
+    beliefs = search_bot._Beliefs(
+        {
+            "type": "start",
+            "seat": 0,
+            "players": 2,
+            "game": 0,
+            "hand": ["9S", "4C", "8D", "TC", "6S", "KD", "3C"],
+            "top": "6H",
+            "ruleset": engine.PRESETS["korean"].to_dict(),
+        }
+    )
+    beliefs.see(
+        [{"seat": 0, "kind": "play", "card": "2H"}, {"seat": 1, "kind": "play", "card": "AH"}]
+    )
+    # It answered a 2 with an ace, so it held no 2 (the cheapest counter).
+    twos = {"2S", "2H", "2D", "2C"}
+    excluded = {
+        code for c, code in enumerate(CODES) if all(slot >> c & 1 for slot in beliefs.slots[1])
+    }
+    assert excluded == twos
+    beliefs.see(
+        [{"seat": 0, "kind": "play", "card": "AS"}, {"seat": 1, "kind": "shield", "card": "3S"}]
+    )
+    # A shield against the ace of spades (5): no counter of 5 or more either (the
+    # ace of spades itself among them, which is on the pile anyway).
+    excluded = {
+        code for c, code in enumerate(CODES) if all(slot >> c & 1 for slot in beliefs.slots[1])
+    }
+    assert excluded == twos | {"AS", "BJ", "CJ"}
+
+
+def _fits(slots: list[int], hand: list[int]) -> bool:
+    """Whether every card of ``hand`` can go to its own slot, none to a slot that
+    excludes it (a bipartite matching)."""
+    card_in: dict[int, int] = {}  # slot -> card
+
+    def place(card: int, tried: set[int]) -> bool:
+        for slot, mask in enumerate(slots):
+            if not mask >> card & 1 and slot not in tried:
+                tried.add(slot)
+                if slot not in card_in or place(card_in[slot], tried):
+                    card_in[slot] = card
+                    return True
+        return False
+
+    return len(slots) == len(hand) and all(place(card, set()) for card in hand)
+
+
+class _BeliefsChecker:
+    """Seat 0, a heuristic bot whose messages also feed a search bot's beliefs;
+    at each decision those beliefs are checked against the true hands. A check
+    that fails is kept in ``wrong``: an exception in a bot is only its fault."""
+
+    def __init__(self, truth: Any) -> None:
+        self.truth = truth  # the benchmark's Mirror: the true game from the events
+        self.bot = heuristic_bot.make_bot(0)
+        self.beliefs: search_bot._Beliefs | None = None
+        self.checked = self.constrained = 0
+        self.wrong: list[tuple[int, int]] = []  # (turn, seat) where a hand does not fit
+
+    def __call__(self, message: dict[str, Any]) -> Any:
+        if message["type"] == "start":
+            self.beliefs = search_bot._Beliefs(message)
+        elif message["type"] in ("turn", "catch"):
+            assert self.beliefs is not None
+            events = message.get("events") or []
+            self.beliefs.see(events)
+            self.beliefs.sync(message)
+            self.truth.follow(events)
+            for seat in range(1, self.beliefs.players):
+                slots = self.beliefs.slots[seat]
+                if not _fits(slots, self.truth.state.hands[seat]):
+                    self.wrong.append((message["turn"], seat))
+                self.checked += 1
+                self.constrained += any(slots)
+        return self.bot(message)
+
+
+def test_against_heuristic_bots_the_beliefs_always_admit_the_true_hands():
+    # The draws and plays are read as the heuristic bot makes them, so against it
+    # every inference holds: the true hand always fits the slots, card to slot.
+    checked = constrained = 0
+    with benchmark_script("search_strength") as benchmark:
+        for players in (2, 3, 4):
+            for seed in range(1, 61):
+                deck = [CODES[c] for c in engine.state.deck_order(None, seed)]
+                seat0 = _BeliefsChecker(
+                    benchmark.Mirror(players, engine.PRESETS["korean"], deck, seed)
+                )
+                bots = [seat0, *(heuristic_bot.make_bot(s) for s in range(1, players))]
+                log = engine.play_game(bots, seed=seed, deck=deck)
+                assert log["result"]["faults"] == [], (players, seed)
+                assert seat0.wrong == [], (players, seed)
+                checked += seat0.checked
+                constrained += seat0.constrained
+    assert checked > 4000
+    assert constrained > checked / 2

@@ -129,10 +129,18 @@ class Record:
 
 
 def play_line(
-    line: Line, *, games: int, seed: int, progress: bool, record: Record | None = None
+    line: Line,
+    *,
+    games: int,
+    seed: int,
+    progress: bool,
+    record: Record | None = None,
+    count_only: bool = False,
 ) -> Tally:
     """``games`` games (rounded up to whole deals), the tested seat rotating round
-    the table on each deal; deals in ``record`` are counted, not played."""
+    the table on each deal; deals in ``record`` are counted, not played. With
+    ``count_only`` a deal missing from the record is an error: the record's code is
+    not the code this run would play with."""
     tally = Tally()
     deals = -(-games // line.players)
     started = time.perf_counter()
@@ -145,6 +153,11 @@ def play_line(
             tally.recorded += line.players
             tally.by_deal[deal_seed] = known
             continue
+        if count_only:
+            raise SystemExit(
+                f"deal {deal_seed} of {line.label!r} is not in the record under that code:"
+                " --code counts, it never plays"
+            )
         wins_before = tally.wins
         deck = [CODES[c] for c in engine.state.deck_order(None, deal_seed)]
         for seat in range(line.players):
@@ -274,6 +287,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         " name, family, model and stepping); a recorded line's CPU counts its deals",
     )
     parser.add_argument(
+        "--code",
+        metavar="DIGEST",
+        help="count the deals the record holds for this code of the bots and engine"
+        " instead of this checkout's; plays nothing",
+    )
+    parser.add_argument(
         "--baseline-code",
         metavar="DIGEST",
         help="compare each line, deal by deal, with its deals in the record played by"
@@ -282,6 +301,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     args = parser.parse_args(argv)
     if args.baseline_code and not args.record:
         parser.error("--baseline-code compares with a record: give --record too")
+    if args.code and not args.record:
+        parser.error("--code counts a record: give --record too")
     chosen = args.lines.split(",")
     unknown = set(chosen) - set(LINES)
     if unknown:
@@ -341,7 +362,7 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cpu_time
         else "wall time per move"
     )
-    settings: dict[str, Any] = {"clock": clock_name, "code": code_digest()}
+    settings: dict[str, Any] = {"clock": clock_name, "code": args.code or code_digest()}
     if not args.iterations:
         settings["cpu"] = args.cpu or cpu_identity()
     record = Record(args.record, settings) if args.record else None
@@ -351,7 +372,12 @@ def main(argv: Sequence[str] | None = None) -> int:
         else None
     )
     print(f"{args.games} games per line over duplicate deals from seed {args.seed}; {clock_name}")
-    print(f"bots and engine: code {settings['code']}")
+    if args.code:
+        print(
+            f"bots and engine: code {args.code}, from the record (this checkout's: {code_digest()})"
+        )
+    else:
+        print(f"bots and engine: code {settings['code']}")
     if record is not None:
         print(f"record {args.record}: {len(record.deals)} deals played before with these settings")
     print(
@@ -361,7 +387,12 @@ def main(argv: Sequence[str] | None = None) -> int:
     previous: tuple[Line, Tally] | None = None
     for line in lines:
         tally = play_line(
-            line, games=args.games, seed=args.seed, progress=not args.quiet, record=record
+            line,
+            games=args.games,
+            seed=args.seed,
+            progress=not args.quiet,
+            record=record,
+            count_only=bool(args.code),
         )
         low, high = wilson_interval(tally.wins, tally.games)
         print(

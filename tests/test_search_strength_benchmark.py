@@ -123,3 +123,26 @@ def test_time_budget_deals_count_only_under_their_cpu(strength, tmp_path, capsys
     assert line_rows(capsys.readouterr().out)["2 seats, 6 ms"][-1] == "2"  # counted
     strength.main([*timed, "--record", str(record)])  # this machine's CPU: played again
     assert line_rows(capsys.readouterr().out)["2 seats, 6 ms"][-1] == "0"
+
+
+def test_another_codes_line_is_counted_and_never_played(strength, tmp_path, capsys):
+    record = tmp_path / "record.jsonl"
+    two = ["--lines", "two", "--iterations", "4", "--quiet", "--games", "4"]
+    strength.main([*two, "--record", str(record)])
+    capsys.readouterr()
+    rows = [json.loads(row) for row in record.read_text().splitlines()]
+    older = [{**row, "settings": {**row["settings"], "code": "older"}} for row in rows]
+    older[0]["wins"] = 2 - rows[0]["wins"]  # what only the record can say
+    record.write_text("".join(json.dumps(row) + "\n" for row in older))
+
+    strength.main([*two, "--record", str(record), "--code", "older"])
+    output = capsys.readouterr().out
+
+    wins = older[0]["wins"] + older[1]["wins"]
+    assert line_rows(output)["2 seats, 4 playouts"][:3] == ["search", "4", str(wins)]
+    assert "code older, from the record" in output
+    with pytest.raises(SystemExit, match="deal 3 of '2 seats, 4 playouts' is not in the record"):
+        strength.main([*two, "--games", "6", "--record", str(record), "--code", "older"])
+    assert len(record.read_text().splitlines()) == 2  # nothing played, nothing added
+    with pytest.raises(SystemExit):
+        strength.main([*two, "--code", "older"])  # nothing to count

@@ -293,7 +293,13 @@ class GameState:
             # The last card: a wild card names no suit, a joker may not go out.
             return [card, DRAW] if ok[card] and not IS_JOKER[card] else [DRAW]
         acts = self.t.acts_call if len(hand) == 2 else self.t.acts
-        out = [action for c in hand if ok[c] for action in acts[c]]
+        # A loop, not a comprehension: Python 3.11 runs a comprehension in a
+        # frame of its own. A random decision (benchmarks/engine_speed.py) took
+        # 1.78 µs with the loop, 2.02 with the comprehension; OpenSpiel's 1.84.
+        out: list[int] = []
+        for c in hand:
+            if ok[c]:
+                out += acts[c]
         out.append(DRAW)
         return out
 

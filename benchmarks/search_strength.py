@@ -417,7 +417,8 @@ def main(argv: Sequence[str] | None = None) -> int:
                 }
             )
             before = f"code {args.baseline_code}"
-            said = paired_difference((before, base), ("this code", tally), seats=line.players)
+            after = f"code {args.code}" if args.code else "this code"
+            said = paired_difference((before, base), (after, tally), seats=line.players)
             print(f"  {said}", flush=True)
         previous = (line, tally) if line.budget_ms is not None else None
     return 0

@@ -33,7 +33,15 @@ format: $(STAMP)
 typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
-bench: $(STAMP)
+# The bench extra (OpenSpiel beside our engine) on top of the test install.
+BENCH_STAMP := $(VENV)/.bench-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+
+$(BENCH_STAMP): $(STAMP)
+	$(PY) -m pip install --quiet -e '.[test,bench]'
+	@rm -f $(VENV)/.bench-*
+	@touch $@
+
+bench: $(BENCH_STAMP)
 	$(PY) benchmarks/engine_speed.py
 
 clean:

@@ -362,7 +362,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         if args.cpu_time
         else "wall time per move"
     )
-    settings: dict[str, Any] = {"clock": clock_name, "code": args.code or code_digest()}
+    checkout_code = code_digest()
+    settings: dict[str, Any] = {"clock": clock_name, "code": args.code or checkout_code}
     if not args.iterations:
         settings["cpu"] = args.cpu or cpu_identity()
     record = Record(args.record, settings) if args.record else None
@@ -372,12 +373,8 @@ def main(argv: Sequence[str] | None = None) -> int:
         else None
     )
     print(f"{args.games} games per line over duplicate deals from seed {args.seed}; {clock_name}")
-    if args.code:
-        print(
-            f"bots and engine: code {args.code}, from the record (this checkout's: {code_digest()})"
-        )
-    else:
-        print(f"bots and engine: code {settings['code']}")
+    from_record = f", from the record (this checkout's: {checkout_code})" if args.code else ""
+    print(f"bots and engine: code {settings['code']}{from_record}")
     if record is not None:
         print(f"record {args.record}: {len(record.deals)} deals played before with these settings")
     print(

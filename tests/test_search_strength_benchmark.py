@@ -20,6 +20,12 @@ def strength():
         yield module
 
 
+def recorded_deals_as(record: Path, code: str) -> list[dict]:
+    """The record's deals, each as if the bots and engine of ``code`` had played it."""
+    rows = [json.loads(row) for row in record.read_text().splitlines()]
+    return [{**row, "settings": {**row["settings"], "code": code}} for row in rows]
+
+
 def line_rows(output: str) -> dict[str, list[str]]:
     """Each printed line's columns after its label: bot, games, wins, rate, interval."""
     rows = {}
@@ -96,7 +102,7 @@ def test_a_line_is_compared_deal_by_deal_with_another_codes_deals(strength, tmp_
     # The same deals as another checkout's bots played them: one game more won on
     # the first deal, and one deal this run has not played.
     rows = [json.loads(row) for row in record.read_text().splitlines()]
-    before = [{**row, "settings": {**row["settings"], "code": "before"}} for row in rows]
+    before = recorded_deals_as(record, "before")
     before[0]["wins"] += 1 if before[0]["wins"] < 2 else -1
     before.append({**before[0], "deal": 99})
     with record.open("a") as out:
@@ -130,9 +136,8 @@ def test_another_codes_line_is_counted_and_never_played(strength, tmp_path, caps
     two = ["--lines", "two", "--iterations", "4", "--quiet", "--games", "4"]
     strength.main([*two, "--record", str(record)])
     capsys.readouterr()
-    rows = [json.loads(row) for row in record.read_text().splitlines()]
-    older = [{**row, "settings": {**row["settings"], "code": "older"}} for row in rows]
-    older[0]["wins"] = 2 - rows[0]["wins"]  # what only the record can say
+    older = recorded_deals_as(record, "older")
+    older[0]["wins"] = 2 - older[0]["wins"]  # what only the record can say
     record.write_text("".join(json.dumps(row) + "\n" for row in older))
 
     strength.main([*two, "--record", str(record), "--code", "older"])

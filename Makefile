@@ -2,7 +2,9 @@
 PYTHON ?= python3
 VENV   := .venv
 PY     := $(VENV)/bin/python
-STAMP  := $(VENV)/.installed-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+# Installs are redone when pyproject.toml changes.
+DEPS   := $(shell cksum < pyproject.toml | cut -d' ' -f1)
+STAMP  := $(VENV)/.installed-$(DEPS)
 
 .PHONY: run test lint format typecheck bench clean venv
 
@@ -34,7 +36,7 @@ typecheck: $(STAMP)
 	$(VENV)/bin/mypy
 
 # The bench extra (OpenSpiel beside our engine) on top of the test install.
-BENCH_STAMP := $(VENV)/.bench-$(shell cat pyproject.toml | cksum | cut -d' ' -f1)
+BENCH_STAMP := $(VENV)/.bench-$(DEPS)
 
 $(BENCH_STAMP): $(STAMP)
 	$(PY) -m pip install --quiet -e '.[test,bench]'
